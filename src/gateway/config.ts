@@ -1,0 +1,81 @@
+/** Client option defaults and the request bodies sent to the gateway. */
+
+import { DEFAULT_IMAGE_MODEL } from './models';
+import { DEFAULT_RETRY } from './retry';
+import type { ChatCompletionRequest, ImageGenerationRequest, RetryOptions, TimeoutOptions } from './types';
+
+/** Kept in step with package.json by hand: the pure layer does not read files; the host passes its own UA. */
+export const CLIENT_VERSION = '0.1.0';
+export const DEFAULT_USER_AGENT = `model-gateway-vscode/${CLIENT_VERSION}`;
+
+/** The spec advises 120 s or more for large images. */
+export const MIN_IMAGE_FIRST_BYTE_MS = 120_000;
+
+export const DEFAULT_TIMEOUTS: TimeoutOptions = {
+  connectMs: 15_000,
+  // Thinking models can reason for minutes before the first byte of a non-streamed answer.
+  firstByteMs: 300_000,
+  idleMs: 120_000,
+  imageFirstByteMs: 300_000,
+};
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** Fills in the timeout defaults; the image first-byte limit never drops below 120 s. */
+export function resolveTimeouts(options: Partial<TimeoutOptions> = {}): TimeoutOptions {
+  return {
+    connectMs: positive(options.connectMs, DEFAULT_TIMEOUTS.connectMs),
+    firstByteMs: positive(options.firstByteMs, DEFAULT_TIMEOUTS.firstByteMs),
+    idleMs: positive(options.idleMs, DEFAULT_TIMEOUTS.idleMs),
+    imageFirstByteMs: Math.max(
+      MIN_IMAGE_FIRST_BYTE_MS,
+      positive(options.imageFirstByteMs, DEFAULT_TIMEOUTS.imageFirstByteMs),
+    ),
+  };
+}
+
+/** Fills in the retry defaults (2 retries, 60 s cap on Retry-After). */
+export function resolveRetry(options: Partial<RetryOptions> = {}): RetryOptions {
+  const maxRetries = options.maxRetries;
+  return {
+    maxRetries:
+      typeof maxRetries === 'number' && Number.isInteger(maxRetries) && maxRetries >= 0
+        ? maxRetries
+        : DEFAULT_RETRY.maxRetries,
+    baseDelayMs: positive(options.baseDelayMs, DEFAULT_RETRY.baseDelayMs),
+    maxDelayMs: positive(options.maxDelayMs, DEFAULT_RETRY.maxDelayMs),
+    maxRetryAfterMs:
+      typeof options.maxRetryAfterMs === 'number' && options.maxRetryAfterMs >= 0
+        ? options.maxRetryAfterMs
+        : DEFAULT_RETRY.maxRetryAfterMs,
+  };
+}
+
+/** The JSON body of a chat request: only known fields, so stray caller properties never reach the wire. */
+export function chatBody(request: ChatCompletionRequest, stream: boolean): string {
+  const body: Record<string, unknown> = {
+    model: request.model.trim(),
+    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+  };
+  if (request.max_tokens !== undefined) body.max_tokens = request.max_tokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.top_p !== undefined) body.top_p = request.top_p;
+  if (request.stop !== undefined) body.stop = request.stop;
+  if (stream) body.stream = true;
+  return JSON.stringify(body);
+}
+
+/** The JSON body of an image request, with the spec's default model filled in. */
+export function imageBody(request: ImageGenerationRequest): string {
+  const body: Record<string, unknown> = {
+    model: request.model?.trim() || DEFAULT_IMAGE_MODEL,
+    prompt: request.prompt,
+  };
+  if (request.n !== undefined) body.n = request.n;
+  if (request.size !== undefined) body.size = request.size;
+  if (request.quality !== undefined) body.quality = request.quality;
+  if (request.response_format !== undefined) body.response_format = request.response_format;
+  return JSON.stringify(body);
+}

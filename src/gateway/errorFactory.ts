@@ -1,0 +1,223 @@
+/** The one factory that turns an HTTP status, headers and body into a typed GatewayError. */
+
+import { parseErrorBody, tidy } from './errorBody';
+import {
+  AuthError,
+  BadRequestError,
+  ContextLengthError,
+  GatewayError,
+  type GatewayErrorInit,
+  ImageError,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitError,
+  RequestTooLargeError,
+  ServerError,
+  redactError,
+  redactSecret,
+} from './errors';
+import { isRetryableStatus, parseRetryAfter } from './retry';
+
+export type HeaderMap = Record<string, string | string[] | undefined>;
+
+export interface HttpErrorInput {
+  status: number;
+  headers: HeaderMap;
+  body: string;
+  /** The requested model, named in "unknown model" messages. */
+  model?: string;
+  /** The API key, scrubbed from everything derived from the response. */
+  secret?: string;
+  /** `image_download` when the failing request fetched an image link rather than calling the API. */
+  context?: 'api' | 'image_download';
+}
+
+const SET_KEY = "Run 'Model Gateway: Set API Key'.";
+const SELECT_MODEL = "Run 'Model Gateway: Select Model' to choose another.";
+const OR_SELECT_MODEL = "or run 'Model Gateway: Select Model' to choose another.";
+const SHORTEN = 'Start a new chat or remove older turns, then try again.';
+
+/** First value of a header, whatever its casing in the map. */
+export function headerValue(headers: HeaderMap, name: string): string | undefined {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Request id from the headers servers and CDNs use for it. */
+export function requestIdFrom(headers: HeaderMap): string | undefined {
+  for (const name of [
+    'x-request-id',
+    'request-id',
+    'x-amzn-requestid',
+    'x-amz-request-id',
+    'openai-request-id',
+  ]) {
+    const value = headerValue(headers, name)?.trim();
+    if (value) return value.slice(0, 200);
+  }
+  const ray = headerValue(headers, 'cf-ray')?.trim();
+  return ray ? `cf-ray ${ray.slice(0, 100)}` : undefined;
+}
+
+function seconds(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return s >= 120 ? `${Math.ceil(s / 60)} minutes` : `${s} s`;
+}
+
+function isContextLength(code: string | undefined, message: string | undefined): boolean {
+  if (code === 'context_length_exceeded' || code === 'string_above_max_length') return true;
+  return /context (length|window)|maximum context|too many tokens|prompt is too long|input is too long|context_length/i.test(
+    message ?? '',
+  );
+}
+
+function isModelMissing(code: string | undefined, message: string | undefined): boolean {
+  if (code === 'model_not_found') return true;
+  return /model\b.*\b(not found|does not exist|not exist|not supported|unknown)|no available channel|无可用渠道|unknown model|模型.*(不存在|不可用)/i.test(
+    message ?? '',
+  );
+}
+
+function isQuota(code: string | undefined, type: string | undefined, message: string | undefined): boolean {
+  if (code === 'insufficient_quota' || type === 'insufficient_quota') return true;
+  return /quota|spend(ing)? limit|billing|credit|balance|余额|额度/i.test(message ?? '');
+}
+
+/** Builds the typed error for a non-2xx response. */
+export function createHttpError(input: HttpErrorInput): GatewayError {
+  const { status, headers, secret } = input;
+  const contentType = headerValue(headers, 'content-type');
+  const info = parseErrorBody(redactSecret(input.body, secret), contentType);
+  const code = info.code;
+  const type = info.type;
+  const retryAfterMs = parseRetryAfter(headers);
+  const said = info.html
+    ? `an HTML error page${info.message ? ` titled "${info.message}"` : ''} (from a proxy or CDN)`
+    : info.message;
+  const init: GatewayErrorInit = {
+    status,
+    code,
+    type,
+    requestId: redactSecret(requestIdFrom(headers) ?? info.requestId, secret),
+    retryAfterMs,
+    gatewayMessage: said,
+  };
+  const compose = (advice: string): string => (said ? `${advice} Gateway said: ${said}` : advice);
+  const model = input.model ? `'${tidy(input.model, 120)}'` : 'the selected model';
+
+  if (input.context === 'image_download') {
+    const expired = status === 403 || status === 404 || status === 410;
+    return redactError(
+      new ImageError(
+        expired ? 'expired' : 'download_failed',
+        expired
+          ? `The image link has expired or is not accessible (${status}). Generate the image again; the b64_json response format avoids expiring links.`
+          : `Downloading the generated image failed (${status}). Try generating it again.`,
+        { ...init, gatewayMessage: undefined, retryable: false },
+      ),
+      secret,
+    );
+  }
+
+  let error: GatewayError;
+  if (status === 401) {
+    error = new AuthError(compose(`The gateway rejected the API key (401). ${SET_KEY}`), init);
+  } else if (status === 403) {
+    error = new AuthError(
+      compose(
+        `The gateway refused access (403): the API key may be invalid or not allowed to use ${model}. ${SET_KEY}`,
+      ),
+      init,
+    );
+  } else if (status === 402) {
+    error = new PaymentRequiredError(
+      compose(
+        'The gateway account has no credits left (402). Top up or check billing with your gateway provider.',
+      ),
+      init,
+    );
+  } else if (status === 404) {
+    const advice = isModelMissing(code, info.message)
+      ? `The gateway does not offer the model ${model} (404). ${SELECT_MODEL}`
+      : said
+        ? 'The gateway has nothing at this address (404). Check the base URL setting: it should be the server root, with or without /v1.'
+        : `The gateway answered 404: either ${model} does not exist there or the base URL is wrong. Check the base URL setting (server root, with or without /v1), ${OR_SELECT_MODEL}`;
+    error = new NotFoundError(compose(advice), init);
+  } else if (status === 400 || status === 422) {
+    if (isContextLength(code, info.message)) {
+      error = new ContextLengthError(
+        compose(`The conversation is too long for the model's context window. ${SHORTEN}`),
+        init,
+      );
+    } else if (isModelMissing(code, info.message)) {
+      error = new BadRequestError(
+        compose(`The gateway does not offer the model ${model}. ${SELECT_MODEL}`),
+        init,
+      );
+    } else {
+      error = new BadRequestError(
+        compose(`The gateway rejected the request (${status}). Check the model and request settings.`),
+        init,
+      );
+    }
+  } else if (status === 413) {
+    error = new RequestTooLargeError(
+      compose(`The request is too large for the gateway (413). ${SHORTEN}`),
+      init,
+    );
+  } else if (status === 429) {
+    const quota = retryAfterMs === undefined && isQuota(code, type, info.message);
+    error = new RateLimitError(
+      compose(
+        quota
+          ? 'The account has used up its quota or spend limit (429). Check your plan or billing with your gateway provider.'
+          : retryAfterMs !== undefined
+            ? `The gateway is rate-limiting requests (429). Wait ${seconds(retryAfterMs)} and try again.`
+            : 'The gateway is rate-limiting requests (429). Wait a moment and try again.',
+      ),
+      { ...init, retryable: !quota },
+    );
+  } else if (status >= 500) {
+    error = new ServerError(compose(serverAdvice(status, type, info.message, model)), {
+      ...init,
+      retryable: isRetryableStatus(status),
+    });
+  } else if (status >= 300 && status < 400) {
+    const location = headerValue(headers, 'location');
+    let where = '';
+    try {
+      if (location) where = ` to ${new URL(location, 'http://invalid').origin}`;
+    } catch {
+      where = '';
+    }
+    error = new GatewayError(
+      'http',
+      `The gateway redirected the request${where} (${status}). Update the base URL setting to the new address.`,
+      init,
+    );
+  } else {
+    error = new GatewayError('http', compose(`The gateway answered with an unexpected status ${status}.`), {
+      ...init,
+      retryable: isRetryableStatus(status),
+    });
+  }
+  return redactError(error, secret);
+}
+
+function serverAdvice(
+  status: number,
+  type: string | undefined,
+  message: string | undefined,
+  model: string,
+): string {
+  if (status === 529 || type === 'overloaded_error') {
+    return `The model is overloaded right now (${status}). Try again in a moment.`;
+  }
+  if (/no available channel|无可用渠道/i.test(message ?? '')) {
+    return `The gateway has no available channel for ${model} right now (${status}). Try again later, ${OR_SELECT_MODEL}`;
+  }
+  if (status === 502 || status === 503 || status === 504 || (status >= 520 && status <= 524)) {
+    return `The gateway or a proxy in front of it is unavailable or timed out (${status}). Try again in a moment.`;
+  }
+  return `The gateway had an internal error (${status}). Try again in a moment.`;
+}

@@ -1,0 +1,69 @@
+/** Maps socket-level failures and the client's own timers to typed errors with advice. */
+
+import { ConnectionError, type GatewayError, TimeoutError, type TimeoutPhase, redactSecret } from './errors';
+
+export interface NetworkContext {
+  origin: string;
+  firstByteMs: number;
+  idleMs: number;
+  /** The answer body had started: the failure is mid-answer, and nothing may be retried. */
+  bodyStarted: boolean;
+  /** Status and headers had arrived. */
+  responded: boolean;
+  secret?: string;
+}
+
+const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO/i;
+
+/** The error code of an error or of its cause chain ('' when there is none). */
+export function errorCode(e: unknown): string {
+  if (typeof e !== 'object' || e === null) return '';
+  const code = (e as { code?: unknown }).code;
+  const cause = (e as { cause?: unknown }).cause;
+  return typeof code === 'string' ? code : cause ? errorCode(cause) : '';
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+/** The TimeoutError for a phase; only a connect time-out is retryable (nothing was sent). */
+export function timeoutError(phase: TimeoutPhase, ctx: NetworkContext, cause?: unknown): TimeoutError {
+  const message =
+    phase === 'connect'
+      ? `Connecting to the gateway at ${ctx.origin} timed out. Check the base URL, your network and proxy settings.`
+      : phase === 'first_byte'
+        ? `The gateway did not start answering within ${duration(ctx.firstByteMs)}. Try again, or raise the time-out in the settings.`
+        : `The gateway sent nothing for ${duration(ctx.idleMs)} in the middle of the answer. Try again, or raise the idle time-out in the settings.`;
+  return new TimeoutError(phase, message, { cause, retryable: phase === 'connect' });
+}
+
+/** Maps an undici/socket error (not an abort) to ConnectionError or TimeoutError. */
+export function networkError(e: unknown, ctx: NetworkContext): GatewayError {
+  const code = errorCode(e);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return timeoutError('connect', ctx, e);
+  const detail = code || redactSecret(e instanceof Error ? e.message : String(e), ctx.secret);
+  if (TLS_CODES.test(code)) {
+    // Certificates do not fix themselves between attempts: no retry.
+    return new ConnectionError(
+      `The secure connection to ${ctx.origin} failed (${code}). Check the base URL, proxy and certificate settings.`,
+      { cause: e, code },
+    );
+  }
+  if (ctx.bodyStarted) {
+    return new ConnectionError(
+      `The connection to ${ctx.origin} broke while the answer was arriving (${detail}). Try again.`,
+      { cause: e, code: code || undefined },
+    );
+  }
+  if (ctx.responded) {
+    return new ConnectionError(
+      `The gateway at ${ctx.origin} closed the connection before sending an answer (${detail}). Try again.`,
+      { cause: e, code: code || undefined, retryable: true },
+    );
+  }
+  return new ConnectionError(
+    `Could not reach the gateway at ${ctx.origin} (${detail}). Check the base URL, your network and proxy settings.`,
+    { cause: e, code: code || undefined, retryable: true },
+  );
+}

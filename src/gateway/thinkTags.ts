@@ -1,0 +1,174 @@
+/**
+ * Incremental splitter for reasoning sent inline in `content` as `<think>…</think>` or
+ * `<thinking>…</thinking>`, with tags possibly split across chunks or the opening tag missing.
+ *
+ * Rules (a tag never reaches the text):
+ * - An opening tag at the start of the content (after whitespace) begins reasoning; the matching
+ *   kind of closing tag ends it. An opening tag later in the text starts another reasoning block.
+ * - Only a possible partial tag is held back: at most the tail that is still a prefix of a tag
+ *   (< 12 characters). Everything else is released as soon as it arrives.
+ * - Missing opening tag: whether text before a bare `</think>` was reasoning is only known in
+ *   retrospect, so the splitter decides up front and corrects itself when it can:
+ *   1. For a thinking model (`-thinking` suffix) whose server has not sent a separate reasoning
+ *      field, untagged leading content is *presumed* reasoning and streamed as such. A closing tag
+ *      confirms it. If instead a reasoning field shows up, or the stream ends without a closing tag,
+ *      the presumption was wrong and everything streamed as presumed reasoning is emitted again as
+ *      text, so the answer is never lost (the consumer sees it in both places, not in neither).
+ *   2. For other models, leading content is text. A bare closing tag turns the text that came before
+ *      it into reasoning only if none of that text has left the splitter yet (it arrived in the same
+ *      push); otherwise the tag is dropped and the earlier text stays text.
+ */
+
+export interface ThinkSegment {
+  kind: 'text' | 'reasoning';
+  text: string;
+}
+
+const OPENERS = ['<think>', '<thinking>'];
+const CLOSERS = ['</think>', '</thinking>'];
+const ALL_TAGS = [...OPENERS, ...CLOSERS];
+const LONGEST_TAG = Math.max(...ALL_TAGS.map((t) => t.length));
+
+type State = 'lead' | 'reasoning' | 'presumed' | 'text';
+
+type ScanResult = { tag: string; index: number } | { partialAt: number } | undefined;
+
+/** Finds the first complete tag of `tags`, or a trailing fragment that could still become one. */
+function scan(input: string, tags: readonly string[]): ScanResult {
+  for (let i = input.indexOf('<'); i !== -1; i = input.indexOf('<', i + 1)) {
+    for (const tag of tags) if (input.startsWith(tag, i)) return { tag, index: i };
+    if (input.length - i < LONGEST_TAG) {
+      const tail = input.slice(i);
+      if (tags.some((t) => t.startsWith(tail))) return { partialAt: i };
+    }
+  }
+  return undefined;
+}
+
+/** Splits streamed content into text and reasoning segments; see the module comment for the rules. */
+export class ThinkTagSplitter {
+  private state: State = 'lead';
+  /** Held back: leading whitespace, or a fragment that may be the start of a tag. */
+  private pending = '';
+  private textEmitted = false;
+  private presumed = '';
+  private trimText = false;
+  private reasoningField = false;
+
+  /** `expectReasoning`: the model is a thinking model, so untagged leading content is presumed reasoning. */
+  constructor(private readonly expectReasoning: boolean) {}
+
+  /** Tells the splitter the server sends reasoning in a separate field, so content is the answer. */
+  noteReasoningField(): ThinkSegment[] {
+    this.reasoningField = true;
+    if (this.state !== 'presumed') return [];
+    this.state = 'text';
+    const text = this.presumed + this.takePending();
+    this.presumed = '';
+    return this.finishPush(text ? [{ kind: 'text', text }] : []);
+  }
+
+  /** Feeds the next piece of content. */
+  push(chunk: string): ThinkSegment[] {
+    const out: ThinkSegment[] = [];
+    let input = this.takePending() + chunk;
+    while (input) {
+      if (this.state === 'lead') {
+        const rest = input.trimStart();
+        const opener = rest ? scan(rest, OPENERS) : undefined;
+        if (!rest || (opener && 'partialAt' in opener && opener.partialAt === 0)) {
+          this.pending = input;
+          break;
+        }
+        if (opener && 'tag' in opener && opener.index === 0) {
+          this.state = 'reasoning';
+          input = rest.slice(opener.tag.length);
+          continue;
+        }
+        this.state = this.expectReasoning && !this.reasoningField ? 'presumed' : 'text';
+        continue;
+      }
+      if (this.state === 'reasoning' || this.state === 'presumed') {
+        const found = scan(input, CLOSERS);
+        const end = found === undefined ? input.length : 'tag' in found ? found.index : found.partialAt;
+        this.emitReasoning(out, input.slice(0, end));
+        if (found && 'tag' in found) {
+          this.state = 'text';
+          this.presumed = '';
+          this.trimText = true;
+          input = input.slice(end + found.tag.length);
+          continue;
+        }
+        this.pending = input.slice(end);
+        break;
+      }
+      const found = scan(input, ALL_TAGS);
+      const end = found === undefined ? input.length : 'tag' in found ? found.index : found.partialAt;
+      this.emitText(out, input.slice(0, end));
+      if (found && 'tag' in found) {
+        if (OPENERS.includes(found.tag)) {
+          this.state = 'reasoning';
+        } else if (!this.textEmitted) {
+          // Bare closing tag and nothing shown as text yet: what came before it was reasoning.
+          for (const segment of out) segment.kind = 'reasoning';
+          this.trimText = true;
+        }
+        input = input.slice(end + found.tag.length);
+        continue;
+      }
+      this.pending = input.slice(end);
+      break;
+    }
+    return this.finishPush(out);
+  }
+
+  /** Flushes held-back content at the end of the stream. */
+  end(): ThinkSegment[] {
+    const out: ThinkSegment[] = [];
+    const rest = this.takePending();
+    if (this.state === 'reasoning') {
+      this.emitReasoning(out, rest);
+    } else if (this.state === 'presumed') {
+      // Never confirmed by a closing tag: it was the answer after all.
+      this.emitText(out, this.presumed + rest);
+      this.presumed = '';
+    } else if (this.state === 'text' || rest.trim()) {
+      this.emitText(out, rest);
+    }
+    this.state = 'text';
+    return this.finishPush(out);
+  }
+
+  private takePending(): string {
+    const value = this.pending;
+    this.pending = '';
+    return value;
+  }
+
+  private emitReasoning(out: ThinkSegment[], text: string): void {
+    if (!text) return;
+    if (this.state === 'presumed') this.presumed += text;
+    out.push({ kind: 'reasoning', text });
+  }
+
+  private emitText(out: ThinkSegment[], text: string): void {
+    // Models put a blank line after `</think>`; it is not part of the answer.
+    if (this.trimText) {
+      text = text.trimStart();
+      if (!text) return;
+      this.trimText = false;
+    }
+    if (text) out.push({ kind: 'text', text });
+  }
+
+  private finishPush(out: ThinkSegment[]): ThinkSegment[] {
+    const merged: ThinkSegment[] = [];
+    for (const segment of out) {
+      const last = merged[merged.length - 1];
+      if (last && last.kind === segment.kind) last.text += segment.text;
+      else merged.push({ ...segment });
+    }
+    if (merged.some((s) => s.kind === 'text')) this.textEmitted = true;
+    return merged;
+  }
+}

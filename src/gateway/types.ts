@@ -1,0 +1,156 @@
+/** Wire and client types for the Model Gateway /v1 API (chat completions and image generation). */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+/** One message of the conversation sent to the gateway. */
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/** Body of POST /v1/chat/completions, less `stream`, which the client sets itself. */
+export interface ChatCompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  stop?: string | string[];
+}
+
+/** Token accounting as the gateway reports it. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** From `completion_tokens_details.reasoning_tokens`, when the server sends it. */
+  reasoning_tokens?: number;
+}
+
+/** The non-streamed chat completion object. */
+export interface ChatCompletion {
+  id: string;
+  object: string;
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    message: { role: 'assistant'; content: string; reasoning?: string };
+    finish_reason: string | null;
+  }>;
+  usage?: Usage;
+}
+
+interface StreamEventBase {
+  /** The completion id from the chunks (empty string when the server sent none). */
+  id: string;
+  /** The model the server reported (falls back to the requested model). */
+  model: string;
+}
+
+/** Normalised events of a streamed completion, whatever dialect the server speaks. */
+export type StreamEvent =
+  | (StreamEventBase & { type: 'text'; text: string })
+  | (StreamEventBase & { type: 'reasoning'; text: string })
+  | (StreamEventBase & { type: 'usage'; usage: Usage })
+  | (StreamEventBase & { type: 'finish'; reason: string });
+
+export type ImageSize = '1024x1024' | '1536x1024' | '1024x1536' | '2048x2048' | '4096x4096';
+export type ImageQuality = 'auto' | 'high' | 'medium' | 'low';
+export type ImageResponseFormat = 'url' | 'b64_json';
+
+/** Body of POST /v1/images/generations. */
+export interface ImageGenerationRequest {
+  prompt: string;
+  model?: string;
+  n?: number;
+  size?: ImageSize;
+  quality?: ImageQuality;
+  response_format?: ImageResponseFormat;
+}
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+/** One generated image, already as bytes (base64 decoded, or downloaded from its url). */
+export interface GeneratedImage {
+  bytes: Uint8Array;
+  format: ImageFormat;
+  revisedPrompt?: string;
+  /** The url it was downloaded from, when the gateway answered with a link. */
+  sourceUrl?: string;
+}
+
+export interface ImageGenerationResult {
+  created: number;
+  images: GeneratedImage[];
+}
+
+/** Per-call options. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** One line of the request log, given to `GatewayClientOptions.onRequestLog`. Never holds the key or prompt. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  model?: string;
+  status?: number;
+  attempt: number;
+  ttfbMs?: number;
+  durationMs: number;
+  requestId?: string;
+  /** The error's class name and message, when the attempt failed. */
+  error?: string;
+}
+
+export interface TimeoutOptions {
+  /** Time to establish the TCP/TLS connection. */
+  connectMs: number;
+  /** Time from sending the request to the first byte of the response (chat). */
+  firstByteMs: number;
+  /** Longest silence allowed between two reads of a response body. */
+  idleMs: number;
+  /** Time to the first byte for image generation (at least 120 s; 4096x4096 takes minutes). */
+  imageFirstByteMs: number;
+}
+
+export interface RetryOptions {
+  /** How many times a failed attempt is retried (default 2). */
+  maxRetries: number;
+  /** First backoff delay; doubled each retry, with jitter. */
+  baseDelayMs: number;
+  /** Cap on one backoff delay. */
+  maxDelayMs: number;
+  /** A Retry-After longer than this is reported to the caller instead of slept through. */
+  maxRetryAfterMs: number;
+}
+
+export interface GatewayClientOptions {
+  /** With or without a trailing `/v1` or slash. */
+  baseUrl: string;
+  /** The key, or an async getter called for each request. */
+  apiKey: string | (() => Promise<string | undefined> | string | undefined);
+  timeouts?: Partial<TimeoutOptions>;
+  retry?: Partial<RetryOptions>;
+  /** Explicit proxy URL. When absent, HTTPS_PROXY/HTTP_PROXY/NO_PROXY from the environment apply. */
+  proxy?: string;
+  /** e.g. `model-gateway-vscode/0.1.0`. */
+  userAgent?: string;
+  /** Cap on one downloaded image (bytes). */
+  maxImageBytes?: number;
+  onRequestLog?: (entry: RequestLogEntry) => void;
+}
+
+export interface GatewayClient {
+  /** POST /v1/chat/completions without streaming. */
+  createChatCompletion(request: ChatCompletionRequest, options?: RequestOptions): Promise<ChatCompletion>;
+  /** POST /v1/chat/completions with `stream: true`; breaking out of the loop aborts the request. */
+  streamChatCompletion(request: ChatCompletionRequest, options?: RequestOptions): AsyncIterable<StreamEvent>;
+  /** POST /v1/images/generations; every image comes back as bytes with its detected format. */
+  generateImages(request: ImageGenerationRequest, options?: RequestOptions): Promise<ImageGenerationResult>;
+  /** Closes pooled connections; requests in progress are aborted. */
+  close(): Promise<void>;
+  /** Refuses new requests, and closes the connections once the requests in progress have ended. */
+  retire(): Promise<void>;
+}

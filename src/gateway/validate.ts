@@ -1,0 +1,84 @@
+/** Client-side checks run before anything is sent, so mistakes surface as clear messages, not gateway 400s. */
+
+import { ValidationError } from './errors';
+import type {
+  ChatCompletionRequest,
+  ImageGenerationRequest,
+  ImageQuality,
+  ImageResponseFormat,
+  ImageSize,
+} from './types';
+
+const ROLES = new Set(['system', 'user', 'assistant']);
+export const IMAGE_SIZES: readonly ImageSize[] = [
+  '1024x1024',
+  '1536x1024',
+  '1024x1536',
+  '2048x2048',
+  '4096x4096',
+];
+export const IMAGE_QUALITIES: readonly ImageQuality[] = ['auto', 'high', 'medium', 'low'];
+export const IMAGE_RESPONSE_FORMATS: readonly ImageResponseFormat[] = ['url', 'b64_json'];
+
+function fail(message: string): never {
+  throw new ValidationError(`Invalid request: ${message}`);
+}
+
+function checkRange(name: string, value: unknown, min: number, max: number): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    fail(`${name} must be a number from ${min} to ${max}.`);
+  }
+}
+
+function checkModel(model: unknown, required: boolean): void {
+  if (model === undefined && !required) return;
+  if (typeof model !== 'string' || !model.trim()) fail('no model is selected.');
+}
+
+/** Throws a ValidationError when the chat request cannot be valid. */
+export function validateChatRequest(request: ChatCompletionRequest): void {
+  if (!request || typeof request !== 'object') fail('the request is missing.');
+  checkModel(request.model, true);
+  if (!Array.isArray(request.messages) || request.messages.length === 0)
+    fail('there are no messages to send.');
+  request.messages.forEach((message, i) => {
+    if (!message || typeof message !== 'object') fail(`message ${i + 1} is not an object.`);
+    if (!ROLES.has(message.role))
+      fail(`message ${i + 1} has role "${String(message.role)}"; use system, user or assistant.`);
+    if (typeof message.content !== 'string') fail(`message ${i + 1} has no text content.`);
+  });
+  checkRange('temperature', request.temperature, 0, 2);
+  checkRange('top_p', request.top_p, 0, 1);
+  if (
+    request.max_tokens !== undefined &&
+    (!Number.isInteger(request.max_tokens) || request.max_tokens <= 0)
+  ) {
+    fail('max_tokens must be a positive whole number.');
+  }
+  const stop = request.stop;
+  if (stop !== undefined && typeof stop !== 'string') {
+    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string')) {
+      fail('stop must be a string or a list of strings.');
+    }
+  }
+}
+
+/** Throws a ValidationError when the image request cannot be valid. */
+export function validateImageRequest(request: ImageGenerationRequest): void {
+  if (!request || typeof request !== 'object') fail('the request is missing.');
+  if (typeof request.prompt !== 'string' || !request.prompt.trim()) fail('describe the image in the prompt.');
+  checkModel(request.model, false);
+  const n = request.n;
+  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > 4))
+    fail('n (number of images) must be 1, 2, 3 or 4.');
+  if (request.size !== undefined && !IMAGE_SIZES.includes(request.size)) {
+    fail(`size must be one of ${IMAGE_SIZES.join(', ')}.`);
+  }
+  if (request.quality !== undefined && !IMAGE_QUALITIES.includes(request.quality)) {
+    fail(`quality must be one of ${IMAGE_QUALITIES.join(', ')}.`);
+  }
+  if (request.response_format !== undefined && !IMAGE_RESPONSE_FORMATS.includes(request.response_format)) {
+    fail('response_format must be url or b64_json.');
+  }
+}
