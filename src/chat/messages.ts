@@ -1,0 +1,47 @@
+/** Turns a conversation into the message list sent to /v1/chat/completions. */
+import type { ChatMessage } from '../gateway/types';
+import type { CodeQuote, Conversation, Turn } from './types';
+
+/**
+ * The messages for a request: the system prompt first (when non-blank), then every turn in order.
+ *
+ * - A user turn with a quote carries the code in a fenced block labelled with file, language and line.
+ * - An assistant turn sends its `content` only. Reasoning is never sent back: providers either
+ *   reject it or bill it again, and it was never meant to be part of the transcript.
+ * - The turn still streaming is left out (it is the answer being asked for), and so is an
+ *   assistant turn with no content (an error or a Stop before the first token): an empty
+ *   assistant message is rejected by some servers and tells the model nothing.
+ */
+export function toGatewayMessages(conv: Conversation, systemPrompt: string): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (systemPrompt.trim()) messages.push({ role: 'system', content: systemPrompt });
+  for (const turn of conv.turns) {
+    const message = turnToMessage(turn);
+    if (message) messages.push(message);
+  }
+  return messages;
+}
+
+function turnToMessage(turn: Turn): ChatMessage | undefined {
+  if (turn.role === 'user') {
+    return { role: 'user', content: turn.quote ? withQuote(turn.content, turn.quote) : turn.content };
+  }
+  if (turn.status === 'streaming' || turn.content.length === 0) return undefined;
+  return { role: 'assistant', content: turn.content };
+}
+
+/** The user's text followed by the quoted code, e.g. "From `a.ts` (typescript), starting at line 12:". */
+export function withQuote(text: string, quote: CodeQuote): string {
+  const fence = fenceFor(quote.code);
+  const language = quote.language.replace(/[^\w+#.-]/g, '');
+  const header = `From \`${quote.fileName}\`${language ? ` (${language})` : ''}, starting at line ${quote.startLine}:`;
+  const block = `${header}\n${fence}${language}\n${quote.code.replace(/\n$/, '')}\n${fence}`;
+  return text.trim() ? `${text}\n\n${block}` : block;
+}
+
+/** A backtick fence longer than any backtick run inside the code, so the code cannot close it early. */
+export function fenceFor(code: string): string {
+  let longest = 0;
+  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}

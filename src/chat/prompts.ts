@@ -1,0 +1,61 @@
+/** Prompts for the editor commands. Pure: the host passes in what it read from the editor. */
+import type { ChatMessage } from '../gateway/types';
+
+export interface CodeContext {
+  fileName: string;
+  languageId: string;
+  /** Text of the selection to rewrite; empty when generating at the cursor. */
+  selection: string;
+  /** A few lines before and after the selection or cursor. */
+  before: string;
+  after: string;
+}
+
+/** Messages asking for code only, in the document's language, to insert at the cursor or replace the selection. */
+export function codeGenerationMessages(instruction: string, context: CodeContext): ChatMessage[] {
+  const system =
+    `You are a code generator inside an editor. CODE ONLY: answer with the code and nothing else — ` +
+    `no Markdown fences, no explanations before or after. Match the surrounding indentation and style.\n` +
+    `LANGUAGE: ${context.languageId}`;
+  const around = `File: ${context.fileName}\n\nCode before:\n${fence(context.before)}\n\nCode after:\n${fence(context.after)}`;
+  const user = context.selection
+    ? `Rewrite the selected code according to the instruction. Answer with the replacement code only.\n\n` +
+      `Instruction: ${instruction}\n\nSelected code:\n${fence(context.selection)}\n\n${around}`
+    : `Write code to insert at the cursor according to the instruction. Answer with the new code only.\n\n` +
+      `Instruction: ${instruction}\n\n${around}`;
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}
+
+/**
+ * Adapts generated code to where it goes: a rewritten selection that ended with a newline keeps it,
+ * and code inserted at the start of a non-empty line gets a newline so it does not run into that line.
+ */
+export function fitToRange(code: string, original: string, restOfLine: string, atLineStart: boolean): string {
+  if (!code || code.endsWith('\n')) return code;
+  if (original.endsWith('\n')) return `${code}\n`;
+  if (!original && atLineStart && restOfLine.trim()) return `${code}\n`;
+  return code;
+}
+
+/** The user's request for an explanation; the code itself travels as the turn's quote. */
+export function explainRequestText(
+  fileName: string,
+  languageId: string,
+  before: string,
+  after: string,
+): string {
+  const context =
+    before || after
+      ? `\n\nSurrounding lines, for context only:\n${fence(`${before}\n…\n${after}`, languageId)}`
+      : '';
+  return `Explain this ${languageId} code from ${fileName}: what it does, how, and anything surprising.${context}`;
+}
+
+function fence(text: string, language = ''): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const marker = '`'.repeat(longest + 1);
+  return `${marker}${language}\n${text}\n${marker}`;
+}

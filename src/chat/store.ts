@@ -1,0 +1,243 @@
+/**
+ * Durable chat history over an injected filesystem (`vscode.workspace.fs` in the extension, Node fs in tests).
+ *
+ * The conversation files are the truth; `index.json` is only a cache of their summaries so the
+ * history list opens without reading hundreds of files. `list()` reconciles the cache with the
+ * directory, so a crash between the two writes, or a second VS Code window sharing the folder,
+ * costs at most a few extra reads. Every write goes to a temporary file that is then renamed over
+ * the target, so a crash leaves either the old or the new file, never half of one.
+ */
+import { Coalescer } from './coalescer';
+import { summarize } from './conversation';
+import {
+  isValidConversationId,
+  parseConversationFile,
+  parseIndex,
+  serializeConversation,
+  serializeIndex,
+} from './storeFormat';
+import {
+  backUpCorrupt,
+  errorText,
+  noop,
+  writeFileAtomic,
+  type ConversationStoreOptions,
+  type ListResult,
+  type LoadResult,
+  type StoreFs,
+} from './storeFs';
+import type { Conversation, ConversationSummary } from './types';
+
+export type { ConversationStoreOptions, ListResult, LoadResult, StoreFs } from './storeFs';
+
+type IndexMap = Map<string, ConversationSummary>;
+
+const decoder = new TextDecoder();
+const invalidId = (id: string): Error => new Error(`Invalid conversation id "${id}".`);
+const FILE_PATTERN = /^([A-Za-z0-9_-]{1,128})\.json$/;
+
+/** Saved conversations under `rootPath`: `conversations/<id>.json` files and an `index.json` cache. */
+export class ConversationStore {
+  private readonly dir: string;
+  private readonly indexPath: string;
+  private readonly now: () => number;
+  /** Tail of the write chain of each conversation, so writes of one file never interleave. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private indexChain: Promise<void> = Promise.resolve();
+  private readonly scheduled: Coalescer<Conversation>;
+  /** Summary last written to the index per id, to skip index writes while only text streams in. */
+  private readonly indexed = new Map<string, string>();
+  /** Problems met by background writes, handed out by the next `list()`. */
+  private readonly laterProblems: string[] = [];
+  private dirsReady: Promise<void> | undefined;
+
+  /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
+  constructor(
+    private readonly fs: StoreFs,
+    rootPath: string,
+    private readonly options: ConversationStoreOptions = {},
+  ) {
+    const root = rootPath.replace(/\/+$/, '');
+    this.dir = `${root}/conversations`;
+    this.indexPath = `${root}/index.json`;
+    this.scheduled = new Coalescer(
+      options.saveIntervalMs ?? 500,
+      (_id, conv) => this.save(conv),
+      (error, id) => this.reportBackground(error, id),
+    );
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Summaries of every readable conversation, newest first. */
+  async list(): Promise<ListResult> {
+    const problems = this.laterProblems.splice(0);
+    const onDisk = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
+    const ids = onDisk.flatMap((name) => FILE_PATTERN.exec(name)?.[1] ?? []);
+    const index = await this.readIndex(problems);
+    for (const [id, s] of index) this.indexed.set(id, JSON.stringify(s));
+    const summaries: ConversationSummary[] = [];
+    const found: ConversationSummary[] = [];
+    for (const id of ids) {
+      const cached = index.get(id);
+      if (cached) {
+        summaries.push(cached);
+        continue;
+      }
+      const { conversation } = await this.readConversation(id, problems);
+      if (conversation) found.push(summarize(conversation));
+    }
+    summaries.push(...found);
+    const present = new Set(ids);
+    const stale = [...index.keys()].filter((id) => !present.has(id));
+    if (found.length > 0 || stale.length > 0) {
+      await this.updateIndex((map) => {
+        for (const s of found) map.set(s.id, s);
+        for (const id of stale) map.delete(id);
+      });
+    }
+    summaries.sort((a, b) => b.updatedAt - a.updatedAt);
+    return { summaries, problems };
+  }
+
+  /** Reads one conversation after any queued write of it. A corrupt file is backed up and reported. */
+  async load(id: string): Promise<LoadResult> {
+    const problems: string[] = [];
+    if (!isValidConversationId(id)) return { conversation: undefined, problems: [invalidId(id).message] };
+    await this.flushOne(id).catch((error: unknown) => {
+      problems.push(`Saving conversation ${id} failed: ${errorText(error)}`);
+    });
+    await this.chains.get(id);
+    const { conversation, corrupt } = await this.readConversation(id, problems);
+    if (corrupt) await this.updateIndex((map) => map.delete(id));
+    return { conversation, problems };
+  }
+
+  /** Writes a conversation now (snapshotted at call time) and updates the index when its summary changed. */
+  save(conv: Conversation): Promise<void> {
+    this.scheduled.take(conv.id);
+    if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
+    const text = serializeConversation(conv);
+    const summary = summarize(conv);
+    return this.enqueue(conv.id, async () => {
+      await this.writeAtomic(this.fileOf(conv.id), text);
+      const key = JSON.stringify(summary);
+      if (this.indexed.get(conv.id) !== key) await this.updateIndex((map) => map.set(summary.id, summary));
+    });
+  }
+
+  /** Deletes a conversation's file and its index entry; a pending scheduled save of it is dropped. */
+  delete(id: string): Promise<void> {
+    this.scheduled.take(id);
+    if (!isValidConversationId(id)) return Promise.reject(invalidId(id));
+    return this.enqueue(id, async () => {
+      const path = this.fileOf(id);
+      if (await this.fs.exists(path)) await this.fs.delete(path);
+      await this.updateIndex((map) => map.delete(id));
+    });
+  }
+
+  /**
+   * Renames a conversation and saves it; returns it, or undefined when it does not exist.
+   * When a save of it is scheduled, that (live) object is renamed, so the next save keeps the title;
+   * otherwise the host must also retitle any copy it holds, or its next save restores the old title.
+   */
+  async rename(id: string, title: string): Promise<Conversation | undefined> {
+    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (!clean) throw new Error('A conversation title cannot be empty.');
+    const conv = this.scheduled.peek(id) ?? (await this.load(id)).conversation;
+    if (!conv) return undefined;
+    conv.title = clean;
+    await this.save(conv);
+    return conv;
+  }
+
+  /** Saves `conv` at most once per interval; repeated calls within it only refresh what will be saved. */
+  scheduleSave(conv: Conversation): void {
+    this.scheduled.schedule(conv.id, conv);
+  }
+
+  /** Saves every scheduled conversation now and waits for all writes; rejects with the first failure. */
+  async flush(): Promise<void> {
+    const saves = this.scheduled.keys().map((id) => this.flushOne(id));
+    const results = await Promise.allSettled([...saves, ...this.chains.values(), this.indexChain]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private flushOne(id: string): Promise<void> {
+    const conv = this.scheduled.take(id);
+    return conv ? this.save(conv) : Promise.resolve();
+  }
+
+  private reportBackground(error: unknown, id: string): void {
+    if (this.options.onError) this.options.onError(error, id);
+    else this.laterProblems.push(`Saving conversation ${id} failed: ${errorText(error)}`);
+  }
+
+  private fileOf(id: string): string {
+    return `${this.dir}/${id}.json`;
+  }
+
+  /** Runs `task` after every earlier write of the same conversation has settled. */
+  private enqueue(id: string, task: () => Promise<void>): Promise<void> {
+    const run = (this.chains.get(id) ?? Promise.resolve()).then(task);
+    const settled = run.then(noop, noop);
+    this.chains.set(id, settled);
+    void settled.then(() => {
+      if (this.chains.get(id) === settled) this.chains.delete(id);
+    });
+    return run;
+  }
+
+  /** Read-modify-write of the index, serialised; re-reads the file so changes from other windows survive. */
+  private updateIndex(change: (map: IndexMap) => void): Promise<void> {
+    const run = this.indexChain.then(async () => {
+      const map = await this.readIndex(this.laterProblems);
+      change(map);
+      await this.writeAtomic(this.indexPath, serializeIndex(map.values()));
+      this.indexed.clear();
+      for (const [id, s] of map) this.indexed.set(id, JSON.stringify(s));
+    });
+    this.indexChain = run.then(noop, noop);
+    return run;
+  }
+
+  private async readIndex(problems: string[]): Promise<IndexMap> {
+    if (!(await this.fs.exists(this.indexPath))) return new Map();
+    const bytes = await this.fs.readFile(this.indexPath);
+    const parsed = parseIndex(decoder.decode(bytes));
+    if (parsed.ok) return new Map(parsed.value.map((s) => [s.id, s]));
+    // The index is only a cache: keep the bad copy for diagnosis, then rebuild it from the files.
+    if (parsed.newer) return new Map();
+    problems.push(
+      await backUpCorrupt(this.fs, this.indexPath, bytes, parsed.reason, 'The history index', this.now()),
+    );
+    return new Map();
+  }
+
+  private async readConversation(
+    id: string,
+    problems: string[],
+  ): Promise<{ conversation: Conversation | undefined; corrupt: boolean }> {
+    const path = this.fileOf(id);
+    if (!(await this.fs.exists(path))) return { conversation: undefined, corrupt: false };
+    const bytes = await this.fs.readFile(path);
+    const parsed = parseConversationFile(decoder.decode(bytes), id);
+    if (parsed.ok) return { conversation: parsed.value, corrupt: false };
+    if (parsed.newer) {
+      problems.push(`Skipped conversation file "${path}": ${parsed.reason}. It was left untouched.`);
+      return { conversation: undefined, corrupt: false };
+    }
+    problems.push(await backUpCorrupt(this.fs, path, bytes, parsed.reason, 'Conversation file', this.now()));
+    return { conversation: undefined, corrupt: true };
+  }
+
+  private async writeAtomic(path: string, text: string): Promise<void> {
+    this.dirsReady ??= this.fs.createDirectory(this.dir).catch((error: unknown) => {
+      this.dirsReady = undefined; // let the next write try again
+      throw error;
+    });
+    await this.dirsReady;
+    await writeFileAtomic(this.fs, path, text);
+  }
+}

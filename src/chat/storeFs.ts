@@ -1,0 +1,96 @@
+/** The filesystem seam and result shapes of the chat store, and the two careful writes it relies on. */
+import { newId } from './conversation';
+import type { Conversation, ConversationSummary } from './types';
+
+/** The filesystem operations the store needs. Paths are plain strings joined with '/'. */
+export interface StoreFs {
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  rename(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
+  delete(path: string): Promise<void>;
+  /** Names (not paths) of the entries of a folder. */
+  readDirectory(path: string): Promise<string[]>;
+  /** Creates the folder and its parents; succeeds when it already exists. */
+  createDirectory(path: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+}
+
+/** Tuning and hooks of a `ConversationStore`. */
+export interface ConversationStoreOptions {
+  /** Shortest gap between two saves of a conversation by `scheduleSave` (default 500 ms). */
+  saveIntervalMs?: number;
+  /** Receives errors of saves started by `scheduleSave` timers (nobody else awaits them). */
+  onError?: (error: unknown, conversationId: string) => void;
+  /** The clock used for backup file names. */
+  now?: () => number;
+}
+
+/** The history list, plus messages about files that could not be read. */
+export interface ListResult {
+  summaries: ConversationSummary[];
+  problems: string[];
+}
+
+/** A loaded conversation (undefined when absent or unreadable), plus messages about unreadable files. */
+export interface LoadResult {
+  conversation: Conversation | undefined;
+  problems: string[];
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes `<path>.tmp-<random>` and renames it over `path`, so readers see the old or the new file,
+ * never a torn one. The temporary file is removed when the rename fails. (There is no fsync through
+ * `vscode.workspace.fs`; a file emptied by a power cut is caught by validation and backed up.)
+ */
+export async function writeFileAtomic(fs: StoreFs, path: string, text: string): Promise<void> {
+  const temp = `${path}.tmp-${newId().slice(0, 8)}`;
+  await fs.writeFile(temp, encoder.encode(text));
+  try {
+    await fs.rename(temp, path, { overwrite: true });
+  } catch (error) {
+    await fs.delete(temp).catch(noop);
+    throw error;
+  }
+}
+
+/**
+ * Moves an unreadable file aside as `<path>.corrupt-<timestamp>.bak` (copying, then removing the
+ * original, when a move is impossible) and returns the message for the user. Never deletes the data.
+ */
+export async function backUpCorrupt(
+  fs: StoreFs,
+  path: string,
+  bytes: Uint8Array,
+  reason: string,
+  what: string,
+  now: number,
+): Promise<string> {
+  const backup = `${path}.corrupt-${backupStamp(now)}.bak`;
+  const intro = `${what} "${path}" could not be read: ${reason}.`;
+  try {
+    await fs.rename(path, backup, { overwrite: false });
+  } catch {
+    try {
+      await fs.writeFile(backup, bytes);
+      await fs.delete(path).catch(noop);
+    } catch (error) {
+      return `${intro} A backup could not be written (${errorText(error)}); the file was left in place.`;
+    }
+  }
+  return `${intro} It was kept as "${backup}"; other conversations are not affected.`;
+}
+
+/** `20261122T073455123Z`: sortable, unique to the millisecond, and legal in file names everywhere. */
+export function backupStamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:.]/g, '');
+}
+
+/** The message of an error of any type. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Swallows a settled value or a best-effort failure. */
+export function noop(): void {}

@@ -1,0 +1,67 @@
+/** The conversation model shared by the host, the webview and persistence. */
+import type { Usage } from '../gateway/types';
+
+/** How an assistant turn ended. `streaming` only while the answer is arriving. */
+export type TurnStatus = 'streaming' | 'complete' | 'stopped' | 'error' | 'interrupted' | 'truncated';
+
+/** What the user can do about an error, shown as a button next to Retry. */
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'dropOldestTurns';
+
+export interface TurnError {
+  /** A message that names the cause and the next step. */
+  message: string;
+  requestId?: string;
+  action?: ErrorAction;
+}
+
+/** Code the user sent along with a message (explain selection). */
+export interface CodeQuote {
+  code: string;
+  language: string;
+  fileName: string;
+  startLine: number;
+}
+
+export interface UserTurn {
+  id: string;
+  role: 'user';
+  content: string;
+  quote?: CodeQuote;
+  createdAt: number;
+}
+
+export interface AssistantTurn {
+  id: string;
+  role: 'assistant';
+  model: string;
+  content: string;
+  /** Reasoning from a thinking model; shown, never sent back to the gateway. */
+  reasoning?: string;
+  /** How long the model reasoned, in ms. */
+  reasoningMs?: number;
+  status: TurnStatus;
+  finishReason?: string;
+  usage?: Usage;
+  error?: TurnError;
+  createdAt: number;
+}
+
+export type Turn = UserTurn | AssistantTurn;
+
+export interface Conversation {
+  id: string;
+  title: string;
+  model: string;
+  createdAt: number;
+  updatedAt: number;
+  turns: Turn[];
+}
+
+/** A line of the history list. */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  model: string;
+  updatedAt: number;
+  turnCount: number;
+}

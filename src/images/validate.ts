@@ -1,0 +1,100 @@
+/** Checks of image generation options (from settings or a picker) with messages a user can act on. */
+import type { ImageGenerationRequest, ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
+
+// Records keyed by the shared union types: the compiler rejects a missing or unknown member, so
+// these lists cannot drift from src/gateway/types.ts.
+const SIZES: Record<ImageSize, true> = {
+  '1024x1024': true,
+  '1536x1024': true,
+  '1024x1536': true,
+  '2048x2048': true,
+  '4096x4096': true,
+};
+const QUALITIES: Record<ImageQuality, true> = { auto: true, high: true, medium: true, low: true };
+const FORMATS: Record<ImageResponseFormat, true> = { url: true, b64_json: true };
+
+/** Every size the gateway accepts, in the order a picker shows them. */
+export const IMAGE_SIZES = Object.keys(SIZES) as readonly ImageSize[];
+/** Every quality the gateway accepts. */
+export const IMAGE_QUALITIES = Object.keys(QUALITIES) as readonly ImageQuality[];
+/** Every response format the gateway accepts. */
+export const IMAGE_RESPONSE_FORMATS = Object.keys(FORMATS) as readonly ImageResponseFormat[];
+/** Most images one request may ask for. */
+export const MAX_IMAGES_PER_REQUEST = 4;
+/** Longest prompt accepted, in characters (the most generous common provider limit). */
+export const MAX_PROMPT_LENGTH = 32000;
+
+/** The options of an image request other than prompt and model. */
+export type ImageOptions = Pick<ImageGenerationRequest, 'n' | 'size' | 'quality' | 'response_format'>;
+
+/** Options as they arrive from configuration: anything, to be checked. */
+export interface ImageOptionsInput {
+  n?: unknown;
+  size?: unknown;
+  quality?: unknown;
+  response_format?: unknown;
+}
+
+/** Valid options, or every problem found (not just the first), each a full sentence. */
+export type ImageOptionsValidation = { ok: true; options: ImageOptions } | { ok: false; errors: string[] };
+
+/** Whether `value` is a supported image size. */
+export function isImageSize(value: unknown): value is ImageSize {
+  return (IMAGE_SIZES as readonly unknown[]).includes(value);
+}
+
+/** Whether `value` is a supported image quality. */
+export function isImageQuality(value: unknown): value is ImageQuality {
+  return (IMAGE_QUALITIES as readonly unknown[]).includes(value);
+}
+
+/** Whether `value` is a supported response format. */
+export function isImageResponseFormat(value: unknown): value is ImageResponseFormat {
+  return (IMAGE_RESPONSE_FORMATS as readonly unknown[]).includes(value);
+}
+
+/** Validates image options; absent fields stay absent so the gateway's defaults apply. */
+export function validateImageOptions(input: ImageOptionsInput): ImageOptionsValidation {
+  const errors: string[] = [];
+  const options: ImageOptions = {};
+  const { n, size, quality, response_format: format } = input;
+  if (n !== undefined) {
+    if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_IMAGES_PER_REQUEST) options.n = n;
+    else
+      errors.push(
+        `The number of images must be a whole number from 1 to ${MAX_IMAGES_PER_REQUEST} (got ${show(n)}).`,
+      );
+  }
+  if (size !== undefined) {
+    if (isImageSize(size)) options.size = size;
+    else errors.push(`Image size ${show(size)} is not supported. Use one of: ${IMAGE_SIZES.join(', ')}.`);
+  }
+  if (quality !== undefined) {
+    if (isImageQuality(quality)) options.quality = quality;
+    else
+      errors.push(
+        `Image quality ${show(quality)} is not supported. Use one of: ${IMAGE_QUALITIES.join(', ')}.`,
+      );
+  }
+  if (format !== undefined) {
+    if (isImageResponseFormat(format)) options.response_format = format;
+    else errors.push(`Response format ${show(format)} is not supported. Use "url" or "b64_json".`);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, options };
+}
+
+/** An error message for an unusable prompt, or undefined when it is fine (fits `showInputBox.validateInput`). */
+export function validateImagePrompt(prompt: string): string | undefined {
+  if (!prompt.trim()) return 'Describe the image to generate.';
+  if (prompt.length > MAX_PROMPT_LENGTH) {
+    return `The prompt is ${prompt.length} characters long; the limit is ${MAX_PROMPT_LENGTH}.`;
+  }
+  return undefined;
+}
+
+/** A value quoted for a message, whatever its type. */
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return typeof value;
+}
