@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { ConversationStore } from './chat/store';
+import { ApiKeyStore } from './host/apiKey';
+import { ChatHub } from './host/chat/chatHub';
+import { registerChat } from './host/chat/chatViews';
+import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
+import { registerSelectModel } from './host/commands/selectModel';
+import { registerTestConnection } from './host/commands/testConnection';
+import { ConfigState } from './host/configState';
+import { registerEditorTracker } from './host/editorTracker';
+import { registerExplainSelection } from './host/editor/explainSelection';
+import { registerGenerateCode } from './host/editor/generateCode';
+import { GatewayService } from './host/gatewayService';
+import { registerGenerateImage } from './host/images/generateImage';
+import { registerLanguageModelProvider } from './host/lm/provider';
+import { registerParticipant } from './host/lm/participant';
+import { createLog } from './host/log';
+import { registerStatusBar } from './host/statusBar';
+import { workspaceStoreFs } from './host/workspaceStoreFs';
+
+let hubForDeactivate: ChatHub | undefined;
+
+export interface ModelGatewayApi {
+  /** The `@gateway` participant's handler, for callers (and tests) where the built-in chat UI is unavailable. */
+  readonly gatewayChatHandler: vscode.ChatRequestHandler;
+}
+
+/** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
+export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
+  const started = performance.now();
+  const log = createLog();
+  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  const config = new ConfigState(log);
+  const keys = new ApiKeyStore(context.secrets);
+  const gateway = new GatewayService(() => config.current, keys, log, `model-gateway-vscode/${version}`);
+  const store = new ConversationStore(
+    workspaceStoreFs(),
+    vscode.Uri.joinPath(context.globalStorageUri, 'chats').fsPath,
+  );
+  const hub = new ChatHub(store, gateway, config, keys, log);
+  hubForDeactivate = hub;
+  context.subscriptions.push(log, config, keys, gateway);
+
+  registerEditorTracker(context);
+  registerApiKeyCommands(context, keys);
+  registerTestConnection(context, gateway, () => config.current);
+  registerSelectModel(context, () => config.current);
+  registerStatusBar(context, () => config.current, config.onDidChange);
+  const chat = registerChat(context, hub);
+  registerExplainSelection(context, chat);
+  registerGenerateCode(context, gateway, () => config.current);
+  registerGenerateImage(context, gateway, () => config.current);
+  registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
+  const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
+  context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
+
+  log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
+  return { gatewayChatHandler };
+}
+
+/** Saves any conversation still waiting for its coalesced write. */
+export async function deactivate(): Promise<void> {
+  await hubForDeactivate?.flush();
+}

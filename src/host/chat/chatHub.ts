@@ -1,0 +1,147 @@
+import * as vscode from 'vscode';
+import { createConversation, markInterrupted, summarize } from '../../chat/conversation';
+import type { ConversationStore } from '../../chat/store';
+import type { Conversation, ConversationSummary } from '../../chat/types';
+import { listChatModels } from '../../gateway/models';
+import type { HostToWebview, ModelOption, OnboardingState } from '../../protocol';
+import type { ApiKeyStore } from '../apiKey';
+import type { ConfigState } from '../configState';
+import type { GatewayService } from '../gatewayService';
+import { ChatSession } from './chatSession';
+
+/** What every chat UI shares: the store, the gateway, settings, the history list and onboarding state. */
+export class ChatHub implements vscode.Disposable {
+  history: ConversationSummary[] = [];
+  onboarding: OnboardingState = { hasApiKey: false, hasBaseUrl: true };
+  private readonly sessions = new Set<ChatSession>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private loaded: Promise<void> | undefined;
+
+  constructor(
+    readonly store: ConversationStore,
+    readonly gateway: GatewayService,
+    readonly config: ConfigState,
+    readonly keys: ApiKeyStore,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      keys.onDidChange(() => void this.refreshOnboarding()),
+      config.onDidChange(() => {
+        void this.refreshOnboarding();
+        this.broadcast({ type: 'models', models: this.modelOptions(), selected: config.current.chat.model });
+      }),
+    );
+  }
+
+  /** Loads the history list once; reports unreadable files without losing them. */
+  ready(): Promise<void> {
+    this.loaded ??= (async () => {
+      const { summaries, problems } = await this.store.list();
+      this.history = summaries;
+      for (const problem of problems) {
+        this.log.error(problem);
+        void vscode.window.showWarningMessage(`Model Gateway: ${problem}`);
+      }
+      await this.refreshOnboarding();
+    })();
+    return this.loaded;
+  }
+
+  /** A session showing the most recent conversation, or a new one. */
+  async createSession(conversationId?: string): Promise<ChatSession> {
+    await this.ready();
+    const id = conversationId ?? this.history[0]?.id;
+    const conversation = (id && (await this.load(id))) || this.newConversation();
+    const session = new ChatSession(this, conversation);
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Forgets a session (its webview is gone for good). */
+  release(session: ChatSession): void {
+    this.sessions.delete(session);
+    session.dispose();
+  }
+
+  newConversation(): Conversation {
+    return createConversation(this.config.current.chat.model, Date.now());
+  }
+
+  /** Reads a conversation; answers cut off by a crash or reload are marked interrupted, their text kept. */
+  async load(id: string): Promise<Conversation | undefined> {
+    try {
+      const { conversation, problems } = await this.store.load(id);
+      for (const problem of problems) {
+        this.log.error(problem);
+        void vscode.window.showWarningMessage(`Model Gateway: ${problem}`);
+      }
+      if (conversation) markInterrupted(conversation);
+      return conversation;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      void vscode.window.showWarningMessage(`Model Gateway: could not open that conversation. ${message}`);
+      return undefined;
+    }
+  }
+
+  modelOptions(): ModelOption[] {
+    return listChatModels(this.config.current.chat.extraModels).map((m) => ({
+      id: m.id,
+      label: m.id,
+      thinking: m.thinking,
+      extra: m.extra === true,
+    }));
+  }
+
+  /** Updates the history line of a conversation that changed and tells every UI. */
+  touched(conversation: Conversation): void {
+    const summary = summarize(conversation);
+    this.history = [summary, ...this.history.filter((s) => s.id !== summary.id)];
+    this.broadcast({ type: 'history', history: this.history });
+  }
+
+  /** Saves a conversation now (end of a turn, rename, model change). */
+  async persist(conversation: Conversation): Promise<void> {
+    try {
+      await this.store.save(conversation);
+      this.touched(conversation);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(`Saving conversation ${conversation.id} failed: ${message}`);
+      void vscode.window.showErrorMessage(`Model Gateway could not save the conversation: ${message}`);
+    }
+  }
+
+  /** Removes a conversation from disk and from every UI showing it. */
+  async remove(id: string): Promise<void> {
+    await this.store.delete(id);
+    this.history = this.history.filter((s) => s.id !== id);
+    for (const session of this.sessions) {
+      if (session.conversation.id === id) await session.show(this.newConversation());
+    }
+    this.broadcast({ type: 'history', history: this.history });
+  }
+
+  broadcast(message: HostToWebview): void {
+    for (const session of this.sessions) session.post(message);
+  }
+
+  private async refreshOnboarding(): Promise<void> {
+    this.onboarding = {
+      hasApiKey: (await this.keys.get()) !== undefined,
+      hasBaseUrl: !!vscode.workspace.getConfiguration('modelGateway').get<string>('baseUrl'),
+    };
+    this.broadcast({ type: 'onboarding', onboarding: this.onboarding });
+  }
+
+  /** Flushes pending saves (deactivation). */
+  async flush(): Promise<void> {
+    await this.store.flush();
+  }
+
+  dispose(): void {
+    for (const session of this.sessions) session.dispose();
+    this.sessions.clear();
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}

@@ -1,0 +1,206 @@
+import * as vscode from 'vscode';
+import { addUserTurn, createConversation, startAssistantTurn, truncateFrom } from '../../chat/conversation';
+import { toGatewayMessages } from '../../chat/messages';
+import { planContextFit, dropOldestTurns } from '../../chat/tokens';
+import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
+import type { ChatMessage } from '../../gateway/types';
+import { buildChatRequest, maxTokensFor } from '../chatRequest';
+import type { ChatViewState, HostToWebview, WebviewToHost } from '../../protocol';
+import type { ChatHub } from './chatHub';
+import { streamTurn } from './streamTurn';
+import { handleWebviewAction } from './webviewActions';
+
+const CONTEXT_TOKENS = 200_000;
+
+/** One chat UI (sidebar view or editor tab) and the conversation it shows; survives its webview being recreated. */
+export class ChatSession implements vscode.Disposable {
+  private webview: vscode.Webview | undefined;
+  private inflight: { abort: AbortController; done: Promise<void> } | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly attachment: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly hub: ChatHub,
+    public conversation: Conversation,
+  ) {}
+
+  /** Connects a (new) webview; it will ask for the state with `ready`. */
+  attach(webview: vscode.Webview): void {
+    this.detach();
+    this.webview = webview;
+    webview.onDidReceiveMessage((raw) => this.receive(raw), undefined, this.attachment);
+  }
+
+  /** Forgets the webview; a stream in progress goes on and is saved. */
+  detach(): void {
+    this.webview = undefined;
+    vscode.Disposable.from(...this.attachment.splice(0)).dispose();
+  }
+
+  /** True while an answer is streaming. */
+  get busy(): boolean {
+    return this.inflight !== undefined;
+  }
+
+  post(message: HostToWebview): void {
+    void this.webview?.postMessage(message);
+  }
+
+  /** Posts everything the webview needs to draw itself. */
+  postState(): void {
+    const state: ChatViewState = {
+      conversation: this.conversation,
+      models: this.hub.modelOptions(),
+      history: this.hub.history,
+      onboarding: this.hub.onboarding,
+      busy: this.busy,
+    };
+    this.post({ type: 'state', state });
+  }
+
+  /** Switches to another conversation (stopping any answer in progress). */
+  async show(conversation: Conversation): Promise<void> {
+    await this.stop();
+    this.conversation = conversation;
+    this.postState();
+  }
+
+  /** Starts a new, empty conversation unless the current one is already empty. */
+  async newChat(): Promise<void> {
+    if (this.conversation.turns.length === 0 && !this.busy) return this.postState();
+    await this.show(createConversation(this.hub.config.current.chat.model, Date.now()));
+  }
+
+  /** Adds a user turn (with optional quoted code) and streams the answer. */
+  async send(text: string, quote?: CodeQuote): Promise<void> {
+    if (!text.trim() && !quote) return;
+    await this.stop();
+    const turn = addUserTurn(this.conversation, text, quote, Date.now());
+    this.post({ type: 'turnsAdded', turns: [turn] });
+    await this.answer();
+  }
+
+  /** Aborts the answer in progress, keeping what arrived. */
+  async stop(): Promise<void> {
+    const current = this.inflight;
+    if (!current) return;
+    current.abort.abort();
+    await current.done;
+  }
+
+  /** Drops the last answer and asks again (regenerate, retry). */
+  async rerunLast(options: { dropOldest?: boolean } = {}): Promise<void> {
+    await this.stop();
+    const last = this.conversation.turns.at(-1);
+    if (!last) return;
+    if (last.role === 'assistant') {
+      truncateFrom(this.conversation, last.id);
+      this.post({ type: 'turnsRemoved', fromTurnId: last.id });
+    }
+    await this.answer(options);
+  }
+
+  /** Replaces a user message and everything after it, then asks again. */
+  async editAndResend(turnId: string, text: string): Promise<void> {
+    await this.stop();
+    const original = this.conversation.turns.find((t): t is UserTurn => t.id === turnId && t.role === 'user');
+    if (!original || !text.trim()) return;
+    truncateFrom(this.conversation, turnId);
+    this.post({ type: 'turnsRemoved', fromTurnId: turnId });
+    await this.send(text, original.quote);
+  }
+
+  private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
+    const hub = this.hub;
+    const config = hub.config.current;
+    const model = this.conversation.model;
+    const turn = startAssistantTurn(this.conversation, model, Date.now());
+    this.post({ type: 'turnsAdded', turns: [turn] });
+    hub.touched(this.conversation);
+    // Saved now, not at the first token: a thinking model may take minutes to start, and a crash meanwhile
+    // must not lose the question.
+    hub.store.scheduleSave(this.conversation);
+
+    const abort = new AbortController();
+    let release!: () => void;
+    this.inflight = { abort, done: new Promise<void>((resolve) => (release = resolve)) };
+    try {
+      const messages = await this.fitContext(
+        toGatewayMessages(this.conversation, config.chat.systemPrompt),
+        options,
+      );
+      const key = messages && (await hub.gateway.requireKey());
+      if (!messages || !key) {
+        const error = !messages
+          ? {
+              message: `This conversation is over the ${model} context of 200K tokens. Retry to drop the oldest turns, or start a new chat.`,
+              action: 'dropOldestTurns' as const,
+            }
+          : { message: "No API key is set. Run 'Model Gateway: Set API Key'.", action: 'setApiKey' as const };
+        this.finishWithError(turn.id, error);
+        return;
+      }
+      const request = buildChatRequest(model, messages, config);
+      const outcome = await streamTurn({
+        client: hub.gateway.current(),
+        request,
+        conversation: this.conversation,
+        turn,
+        signal: abort.signal,
+        post: (m) => this.post(m),
+        onChange: () => hub.store.scheduleSave(this.conversation),
+      });
+      hub.log.info(`Chat answer ${outcome.status} (${model}).`);
+    } finally {
+      this.inflight = undefined;
+      release();
+      await hub.persist(this.conversation);
+    }
+  }
+
+  private finishWithError(
+    turnId: string,
+    error: { message: string; action?: 'dropOldestTurns' | 'setApiKey' },
+  ): void {
+    const turn = this.conversation.turns.find((t) => t.id === turnId);
+    if (turn?.role === 'assistant') {
+      turn.status = 'error';
+      turn.error = error;
+    }
+    this.post({ type: 'turnFinished', turnId, status: 'error', error });
+  }
+
+  /** Returns the messages to send, trimmed when the user agrees, or undefined when they are too long. */
+  private async fitContext(
+    messages: ChatMessage[],
+    options: { dropOldest?: boolean },
+  ): Promise<ChatMessage[] | undefined> {
+    const reserved = maxTokensFor(this.conversation.model, this.hub.config.current);
+    const plan = planContextFit(messages, CONTEXT_TOKENS, reserved);
+    if (plan.fits) return messages;
+    if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
+    const drop = 'Drop oldest turns';
+    const choice = await vscode.window.showWarningMessage(
+      `This conversation is about ${plan.estimate.toLocaleString()} tokens, over the model's 200K context.`,
+      {
+        modal: true,
+        detail: `Sending it needs the ${plan.dropCount} oldest turns left out. Your history is kept.`,
+      },
+      drop,
+    );
+    return choice === drop ? dropOldestTurns(messages, plan.dropCount) : undefined;
+  }
+
+  /** Handles one message from the webview; failures are logged, never thrown into VS Code's event loop. */
+  receive(raw: unknown): void {
+    handleWebviewAction(this, this.hub, raw as WebviewToHost).catch((error: unknown) => {
+      this.hub.log.error(`Chat action failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  dispose(): void {
+    this.inflight?.abort.abort();
+    this.detach();
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}

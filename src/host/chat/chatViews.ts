@@ -1,0 +1,135 @@
+import * as vscode from 'vscode';
+import type { CodeQuote } from '../../chat/types';
+import type { ChatHub } from './chatHub';
+import type { ChatSession } from './chatSession';
+import { buildChatHtml, chatWebviewOptions } from './webviewHtml';
+
+export const CHAT_VIEW_ID = 'modelGateway.chatView';
+const CHAT_PANEL_TYPE = 'modelGateway.chatEditor';
+
+/** The chat UIs: the sidebar view and any editor tabs, and the commands that open them. */
+export class ChatViews
+  implements vscode.WebviewViewProvider, vscode.WebviewPanelSerializer<{ conversationId?: string }>
+{
+  private viewSession: ChatSession | undefined;
+  private viewReady: Promise<ChatSession> | undefined;
+  private resolveViewReady: ((session: ChatSession) => void) | undefined;
+
+  constructor(
+    private readonly hub: ChatHub,
+    private readonly extensionUri: vscode.Uri,
+  ) {}
+
+  /** Called by VS Code when the sidebar view becomes visible (again). */
+  async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
+    view.webview.options = chatWebviewOptions(this.extensionUri);
+    const session = await loadInto(view.webview, this.extensionUri, async () => {
+      this.viewSession ??= await this.hub.createSession();
+      return this.viewSession;
+    });
+    view.onDidDispose(() => session.detach());
+    this.resolveViewReady?.(session);
+  }
+
+  /** Restores an editor-tab chat after a window reload. */
+  async deserializeWebviewPanel(
+    panel: vscode.WebviewPanel,
+    state: { conversationId?: string } | undefined,
+  ): Promise<void> {
+    await this.attachPanel(
+      panel,
+      typeof state?.conversationId === 'string' ? state.conversationId : undefined,
+    );
+  }
+
+  /** Focuses the sidebar chat and returns its session. */
+  async openView(): Promise<ChatSession> {
+    if (!this.viewSession) {
+      this.viewReady ??= new Promise((resolve) => (this.resolveViewReady = resolve));
+    }
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    return this.viewSession ?? (await this.viewReady!);
+  }
+
+  /** Opens the chat UI as an editor tab. */
+  async openInEditor(): Promise<ChatSession> {
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_PANEL_TYPE,
+      'Model Gateway Chat',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      { ...chatWebviewOptions(this.extensionUri), retainContextWhenHidden: true },
+    );
+    return this.attachPanel(panel, this.viewSession?.conversation.id);
+  }
+
+  /** Sends a message (e.g. an explanation request) into the sidebar chat. */
+  async sendToView(text: string, quote?: CodeQuote): Promise<ChatSession> {
+    const session = await this.openView();
+    void session.send(text, quote);
+    return session;
+  }
+
+  private async attachPanel(
+    panel: vscode.WebviewPanel,
+    conversationId: string | undefined,
+  ): Promise<ChatSession> {
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'model-gateway.svg');
+    panel.webview.options = chatWebviewOptions(this.extensionUri);
+    const session = await loadInto(panel.webview, this.extensionUri, () =>
+      this.hub.createSession(conversationId),
+    );
+    panel.onDidDispose(() => this.hub.release(session));
+    return session;
+  }
+
+  /** The sidebar session, if the view was ever shown. */
+  get sidebarSession(): ChatSession | undefined {
+    return this.viewSession;
+  }
+}
+
+/**
+ * Loads the chat page into a webview and connects it to its session. The page may say `ready` before the
+ * session exists (loading history takes a moment), so messages that arrive early are kept and replayed.
+ */
+async function loadInto(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  session: () => Promise<ChatSession>,
+): Promise<ChatSession> {
+  const early: unknown[] = [];
+  const buffer = webview.onDidReceiveMessage((message) => early.push(message));
+  webview.html = buildChatHtml(webview, extensionUri);
+  try {
+    const ready = await session();
+    ready.attach(webview);
+    for (const message of early) ready.receive(message);
+    return ready;
+  } finally {
+    buffer.dispose();
+  }
+}
+
+/** Registers the chat view, the editor-tab serializer and the chat commands. */
+export function registerChat(context: vscode.ExtensionContext, hub: ChatHub): ChatViews {
+  const views = new ChatViews(hub, context.extensionUri);
+  context.subscriptions.push(
+    hub,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, views, {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
+    vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, views),
+    vscode.commands.registerCommand('modelGateway.openChat', async () => {
+      await views.openView();
+    }),
+    vscode.commands.registerCommand('modelGateway.openChatInEditor', async () => {
+      await views.openInEditor();
+    }),
+    vscode.commands.registerCommand('modelGateway.newChat', async () => {
+      const session = await views.openView();
+      await session.newChat();
+      session.post({ type: 'focusComposer' });
+    }),
+  );
+  return views;
+}

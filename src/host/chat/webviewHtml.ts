@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { chatContentSecurityPolicy } from './chatCsp';
+
+/** Webview options: scripts on, resources only from the bundle and media folders. */
+export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+    ],
+  };
+}
+
+/** The chat page: `default-src 'none'`, one nonce'd script, styles and fonts from the extension only. */
+export function buildChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(18).toString('base64');
+  const asset = (...path: string[]): string =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
+  const csp = chatContentSecurityPolicy(webview.cspSource, nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('media', 'chat.css')}">
+<title>Model Gateway Chat</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
+</body>
+</html>`;
+}

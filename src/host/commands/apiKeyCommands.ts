@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { ApiKeyStore } from '../apiKey';
+
+/** Options for automation (tests, keybindings): skip the input box. */
+interface SetApiKeyOptions {
+  key?: string;
+}
+
+/** Registers Set API Key and Clear API Key. */
+export function registerApiKeyCommands(context: vscode.ExtensionContext, keys: ApiKeyStore): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('modelGateway.setApiKey', async (options?: SetApiKeyOptions) => {
+      const entered =
+        typeof options?.key === 'string'
+          ? options.key
+          : await vscode.window.showInputBox({
+              title: 'Model Gateway: Set API Key',
+              prompt:
+                'Paste your Model Gateway API key. It is stored in VS Code SecretStorage, never in settings.',
+              placeHolder: 'sk-…',
+              password: true,
+              ignoreFocusOut: true,
+              validateInput: (value) => (value.trim() ? undefined : 'The API key cannot be empty.'),
+            });
+      if (entered === undefined) return false;
+      const key = entered.trim();
+      if (!key) {
+        void vscode.window.showErrorMessage('The API key cannot be empty. Nothing was saved.');
+        return false;
+      }
+      await keys.set(key);
+      if (!key.startsWith('sk-')) {
+        void vscode.window.showWarningMessage(
+          "API key saved, but it does not start with 'sk-' like Model Gateway keys do. If requests fail, check the key.",
+        );
+      } else {
+        void vscode.window.showInformationMessage('Model Gateway API key saved in SecretStorage.');
+      }
+      return true;
+    }),
+    vscode.commands.registerCommand('modelGateway.clearApiKey', async () => {
+      await keys.clear();
+      const fallback = (await keys.source()) === 'environment';
+      void vscode.window.showInformationMessage(
+        fallback
+          ? 'Model Gateway API key cleared from SecretStorage. The MODEL_GATEWAY_API_KEY environment variable is still used.'
+          : 'Model Gateway API key cleared.',
+      );
+    }),
+  );
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import type { ExtensionConfig } from '../config';
+import { showError } from '../errors';
+import type { GatewayService } from '../gatewayService';
+
+/** The outcome, returned to callers such as tests. */
+export type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
+
+/** Registers Test Connection: one small chat request, reported as "connected, N ms" or the typed error. */
+export function registerTestConnection(
+  context: vscode.ExtensionContext,
+  gateway: GatewayService,
+  getConfig: () => ExtensionConfig,
+): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('modelGateway.testConnection', async (): Promise<ConnectionResult> => {
+      if (!(await gateway.requireKey())) return { ok: false, message: 'No API key.' };
+      const config = getConfig();
+      const model = config.chat.model;
+      const started = performance.now();
+      try {
+        await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: 'Model Gateway: testing connection…',
+            cancellable: true,
+          },
+          async (_progress, token) => {
+            const abort = new AbortController();
+            const sub = token.onCancellationRequested(() => abort.abort());
+            try {
+              await gateway
+                .current()
+                .createChatCompletion(
+                  { model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 16 },
+                  { signal: abort.signal },
+                );
+            } finally {
+              sub.dispose();
+            }
+          },
+        );
+        const ms = Math.round(performance.now() - started);
+        void vscode.window.showInformationMessage(
+          `Model Gateway: connected, ${ms} ms (${model} at ${new URL(config.baseUrl).host}).`,
+        );
+        return { ok: true, ms, model };
+      } catch (error) {
+        void showError(error, 'Model Gateway: connection failed.', gateway.log);
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
+}

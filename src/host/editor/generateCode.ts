@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import { extractCode } from '../../chat/codeExtract';
+import { codeGenerationMessages, fitToRange } from '../../chat/prompts';
+import { buildChatRequest } from '../chatRequest';
+import type { ExtensionConfig } from '../config';
+import { isUserAbort, showError } from '../errors';
+import type { GatewayService } from '../gatewayService';
+import { lastActiveTextEditor } from '../editorTracker';
+import { EditReview } from './editReview';
+import { surroundingLines } from './editorContext';
+import { askInstruction } from './instructionInput';
+import { InlineEdit } from './inlineEdit';
+
+/** Options for automation: skip the instruction prompt. */
+interface GenerateCodeOptions {
+  instruction?: string;
+}
+
+/** What the command did, returned to callers such as tests. */
+export type GenerateCodeResult = {
+  status: 'review' | 'cancelled' | 'failed' | 'empty' | 'unavailable';
+  code?: string;
+};
+
+const EDIT_INTERVAL_MS = 50;
+
+/** Registers Generate Code (streamed into the editor, then reviewed) and Accept/Reject Edit. */
+export function registerGenerateCode(
+  context: vscode.ExtensionContext,
+  gateway: GatewayService,
+  getConfig: () => ExtensionConfig,
+): void {
+  const review = new EditReview();
+  let active: { edit: InlineEdit; abort: AbortController; streaming: boolean } | undefined;
+
+  let reviewHint: vscode.Disposable | undefined;
+  const finish = (): void => {
+    reviewHint?.dispose();
+    reviewHint = undefined;
+    review.clear();
+    active?.edit.dispose();
+    active = undefined;
+  };
+
+  const generate = async (options?: GenerateCodeOptions): Promise<GenerateCodeResult> => {
+    const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
+    if (!editor) {
+      void vscode.window.showWarningMessage(
+        'Open a file first: Generate Code writes into the active editor.',
+      );
+      return { status: 'unavailable' };
+    }
+    if (vscode.workspace.fs.isWritableFileSystem(editor.document.uri.scheme) === false) {
+      void vscode.window.showWarningMessage(
+        `${editor.document.fileName} is read-only, so code cannot be generated into it.`,
+      );
+      return { status: 'unavailable' };
+    }
+    if (active) {
+      void vscode.window.showWarningMessage('Accept or reject the pending generated code first.');
+      return { status: 'unavailable' };
+    }
+    const instruction =
+      typeof options?.instruction === 'string'
+        ? options.instruction.trim()
+        : await askInstruction(context, editor);
+    if (!instruction) return { status: 'cancelled' };
+    if (!(await gateway.requireKey())) return { status: 'unavailable' };
+
+    const config = getConfig();
+    const selection = editor.selection;
+    const original = editor.document.getText(selection);
+    const restOfLine = editor.document.lineAt(selection.end.line).text.slice(selection.end.character);
+    const { before, after } = surroundingLines(editor.document, selection, 20);
+    const messages = codeGenerationMessages(instruction, {
+      fileName: vscode.workspace.asRelativePath(editor.document.uri),
+      languageId: editor.document.languageId,
+      selection: original,
+      before,
+      after,
+    });
+    const abort = new AbortController();
+    const edit = new InlineEdit(editor, selection, original, () => abort.abort());
+    active = { edit, abort, streaming: true };
+    review.show(edit, true);
+
+    let text = '';
+    try {
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: 'Model Gateway: generating code…',
+          cancellable: true,
+        },
+        async (_progress, token) => {
+          const cancel = token.onCancellationRequested(() => abort.abort());
+          let lastEdit = 0;
+          try {
+            const request = buildChatRequest(config.chat.model, messages, config);
+            for await (const event of gateway
+              .current()
+              .streamChatCompletion(request, { signal: abort.signal })) {
+              if (event.type !== 'text') continue;
+              text += event.text;
+              if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
+                lastEdit = Date.now();
+                void edit.setCode(extractCode(text, false));
+              }
+            }
+          } finally {
+            cancel.dispose();
+          }
+        },
+      );
+    } catch (error) {
+      const conflict = edit.conflict;
+      if (!conflict) await edit.restore();
+      finish();
+      if (conflict) {
+        void vscode.window.showWarningMessage('Generation stopped because the generated region was edited.');
+      } else if (!isUserAbort(error) && !abort.signal.aborted) {
+        void showError(error, 'Code generation failed; the original text was restored.', gateway.log);
+        return { status: 'failed' };
+      }
+      return { status: 'cancelled' };
+    }
+    const code = fitToRange(extractCode(text, true), original, restOfLine, selection.end.character === 0);
+    if (!code.trim()) {
+      await edit.restore();
+      finish();
+      void vscode.window.showWarningMessage(
+        'The model answered without any code; the document was left unchanged.',
+      );
+      return { status: 'empty' };
+    }
+    await edit.setCode(code, true);
+    active.streaming = false;
+    review.show(edit, false);
+    // A status-bar hint, not a notification: it goes away by itself when the review ends.
+    reviewHint = vscode.window.setStatusBarMessage(
+      '$(check) Ctrl+Enter accepts the generated code · $(discard) Esc rejects it',
+    );
+    return { status: 'review', code };
+  };
+
+  context.subscriptions.push(
+    review,
+    vscode.commands.registerCommand('modelGateway.generateCode', generate),
+    vscode.commands.registerCommand('modelGateway.acceptEdit', () => {
+      if (!active || active.streaming) return false;
+      finish();
+      return true;
+    }),
+    vscode.commands.registerCommand('modelGateway.rejectEdit', async () => {
+      if (!active) return false;
+      if (active.streaming) {
+        active.abort.abort();
+        return true;
+      }
+      const restored = await active.edit.restore();
+      finish();
+      return restored;
+    }),
+  );
+}

@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+
+interface PendingChange {
+  offset: number;
+  length: number;
+  text: string;
+}
+
+/**
+ * The region of a document that a generation owns while it streams and waits for review.
+ * It follows the user's typing elsewhere in the document, so offsets stay right and nothing is corrupted.
+ */
+export class InlineEdit implements vscode.Disposable {
+  start: number;
+  end: number;
+  /** Set when the user edited inside the region: streaming stops and the text is left for review. */
+  conflict = false;
+  private inserted = '';
+  private readonly expected: PendingChange[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  private readonly subscription: vscode.Disposable;
+  private firstEdit = true;
+
+  constructor(
+    readonly editor: vscode.TextEditor,
+    range: vscode.Range,
+    readonly original: string,
+    private readonly onConflict: () => void,
+  ) {
+    this.start = editor.document.offsetAt(range.start);
+    this.end = editor.document.offsetAt(range.end);
+    this.subscription = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === editor.document) this.track(e.contentChanges);
+    });
+  }
+
+  get document(): vscode.TextDocument {
+    return this.editor.document;
+  }
+
+  /** The region as a range of the current document. */
+  get range(): vscode.Range {
+    return new vscode.Range(this.document.positionAt(this.start), this.document.positionAt(this.end));
+  }
+
+  /** Makes the region hold `code`, editing only the part that differs; edits are queued, never interleaved. */
+  setCode(code: string, last = false): Promise<boolean> {
+    const next = this.queue.then(() => this.apply(code, last));
+    this.queue = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  /** Puts the original text back, byte for byte. */
+  restore(): Promise<boolean> {
+    this.inserted = '\u0000'; // forces a whole-region replacement
+    return this.setCode(this.original, true);
+  }
+
+  private async apply(rawCode: string, last: boolean): Promise<boolean> {
+    if (this.conflict && !last) return false;
+    // The document stores its own line endings; matching them keeps our change events recognisable.
+    const code =
+      this.document.eol === vscode.EndOfLine.CRLF
+        ? rawCode.replace(/\r?\n/g, '\r\n')
+        : rawCode.replace(/\r\n/g, '\n');
+    let prefix = 0;
+    const limit = Math.min(code.length, this.inserted.length);
+    while (prefix < limit && code.charCodeAt(prefix) === this.inserted.charCodeAt(prefix)) prefix++;
+    const offset = this.start + prefix;
+    const change = { offset, length: this.end - offset, text: code.slice(prefix) };
+    if (change.length === 0 && change.text === '' && !last) return true;
+    this.expected.push(change);
+    const range = new vscode.Range(this.document.positionAt(offset), this.document.positionAt(this.end));
+    const ok = await this.editor.edit((edit) => edit.replace(range, change.text), {
+      // Streamed edits join one undo step; the last one closes it.
+      undoStopBefore: this.firstEdit,
+      undoStopAfter: last,
+    });
+    const index = this.expected.indexOf(change);
+    if (!ok && index >= 0) this.expected.splice(index, 1);
+    if (ok) {
+      this.firstEdit = false;
+      this.inserted = code;
+    }
+    return ok;
+  }
+
+  private track(changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
+    // Apply from the end so earlier offsets of the same event stay valid.
+    const ordered = [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset);
+    for (const change of ordered) {
+      const delta = change.text.length - change.rangeLength;
+      const head = this.expected[0];
+      if (
+        head &&
+        head.offset === change.rangeOffset &&
+        head.length === change.rangeLength &&
+        head.text === change.text
+      ) {
+        this.expected.shift();
+        this.end += delta;
+        continue;
+      }
+      const from = change.rangeOffset;
+      const to = from + change.rangeLength;
+      if (to <= this.start) {
+        this.start += delta;
+        this.end += delta;
+      } else if (from >= this.end) {
+        continue;
+      } else {
+        this.end = Math.max(this.start, this.end + delta);
+        if (!this.conflict) {
+          this.conflict = true;
+          this.onConflict();
+        }
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import { createGatewayClient } from '../gateway';
+import type { GatewayClient } from '../gateway/types';
+import type { ApiKeyStore } from './apiKey';
+import type { ExtensionConfig } from './config';
+import { logRequest } from './log';
+
+/** Builds the gateway client from the current settings and key, rebuilding it when settings change. */
+export class GatewayService implements vscode.Disposable {
+  private client: GatewayClient | undefined;
+  private clientConfig: ExtensionConfig | undefined;
+
+  constructor(
+    private readonly getConfig: () => ExtensionConfig,
+    private readonly keys: ApiKeyStore,
+    /** The "Model Gateway" log channel. */
+    readonly log: vscode.LogOutputChannel,
+    private readonly userAgent: string,
+  ) {}
+
+  /** The client for the current settings (the key is read per request, so a new key applies at once). */
+  current(): GatewayClient {
+    const config = this.getConfig();
+    if (this.client && this.clientConfig === config) return this.client;
+    // A changed setting must not break answers already streaming: the old client closes when they end.
+    void this.client?.retire();
+    this.clientConfig = config;
+    this.client = createGatewayClient({
+      baseUrl: config.baseUrl,
+      apiKey: () => this.keys.get(),
+      proxy: config.proxy,
+      userAgent: this.userAgent,
+      retry: { maxRetries: config.retries },
+      timeouts: {
+        firstByteMs: config.firstByteTimeoutMs,
+        idleMs: config.idleTimeoutMs,
+        imageFirstByteMs: config.images.timeoutMs,
+      },
+      onRequestLog: (entry) => logRequest(this.log, entry),
+    });
+    return this.client;
+  }
+
+  /** Resolves the key, or shows the "no key" message with a Set API Key button and resolves undefined. */
+  async requireKey(): Promise<string | undefined> {
+    const key = await this.keys.get();
+    if (key) return key;
+    void vscode.window
+      .showErrorMessage(
+        'Model Gateway has no API key. Set one to use the gateway (it is kept in VS Code SecretStorage).',
+        SET_API_KEY,
+      )
+      .then((choice) => {
+        if (choice === SET_API_KEY) void vscode.commands.executeCommand('modelGateway.setApiKey');
+      });
+    return undefined;
+  }
+
+  dispose(): void {
+    void this.client?.close();
+    this.client = undefined;
+  }
+}
+
+export const SET_API_KEY = 'Set API Key';

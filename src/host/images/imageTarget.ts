@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+import { isInside, resolveInsideWorkspace } from '../../images/safePath';
+import { realpathSync } from 'node:fs';
+
+/** Where images go: a folder inside a workspace folder, checked to stay inside it. */
+export interface ImageTarget {
+  folder: vscode.Uri;
+  /** The workspace folder (or chosen folder) it is inside. */
+  root: vscode.Uri;
+}
+
+/** Picks the workspace folder and resolves the images folder inside it; undefined (with a message) when refused. */
+export async function resolveImageTarget(
+  folderSetting: string,
+  workspaceFolderName?: string,
+): Promise<ImageTarget | undefined> {
+  const root = await pickRoot(workspaceFolderName);
+  if (!root) return undefined;
+  if (!vscode.workspace.workspaceFolders?.length) return { folder: root, root };
+  const resolved = resolveInsideWorkspace(root.path, folderSetting);
+  if (!resolved.ok) {
+    void refuse(`The images folder "${folderSetting}" is refused: ${resolved.reason}`);
+    return undefined;
+  }
+  let folder = root;
+  for (const segment of resolved.segments) {
+    folder = vscode.Uri.joinPath(folder, segment);
+    if (!(await staysInside(root, folder))) {
+      void refuse(
+        `The images folder "${folderSetting}" leads outside the workspace through a symbolic link.`,
+      );
+      return undefined;
+    }
+  }
+  await vscode.workspace.fs.createDirectory(folder);
+  return { folder, root };
+}
+
+async function refuse(message: string): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(
+    `${message} Set 'modelGateway.images.folder' to a path inside the workspace, such as assets/generated.`,
+    'Open Settings',
+  );
+  if (choice)
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.images.folder');
+}
+
+/** False when an existing part of the path is a symbolic link that resolves outside the root. */
+async function staysInside(root: vscode.Uri, candidate: vscode.Uri): Promise<boolean> {
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(candidate);
+  } catch {
+    return true; // does not exist yet: it will be created as a plain folder
+  }
+  if (!(stat.type & vscode.FileType.SymbolicLink)) return true;
+  if (candidate.scheme !== 'file') return false; // cannot resolve remote links safely
+  try {
+    return isInside(realpathSync(root.fsPath), realpathSync(candidate.fsPath));
+  } catch {
+    return false;
+  }
+}
+
+async function pickRoot(name?: string): Promise<vscode.Uri | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (name) {
+    const named = folders.find((f) => f.name === name);
+    if (named) return named.uri;
+  }
+  if (folders.length === 1) return folders[0].uri;
+  if (folders.length > 1) {
+    const picked = await vscode.window.showWorkspaceFolderPick({
+      placeHolder: 'Save the images in which workspace folder?',
+    });
+    return picked?.uri;
+  }
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Save images here',
+    title: 'No folder is open: choose where to save the generated images',
+  });
+  return chosen?.[0];
+}

@@ -1,0 +1,218 @@
+import * as vscode from 'vscode';
+import { extractCode } from '../../chat/codeExtract';
+import { codeGenerationMessages, explainRequestText } from '../../chat/prompts';
+import type { ChatMessage } from '../../gateway/types';
+import { buildChatRequest } from '../chatRequest';
+import type { ExtensionConfig } from '../config';
+import { describeError, isUserAbort } from '../errors';
+import type { GatewayService } from '../gatewayService';
+import { lastActiveTextEditor } from '../editorTracker';
+import { selectionOrBlock, surroundingLines } from '../editor/editorContext';
+import { generateImage } from '../images/generateImage';
+import { applyCode } from '../chat/webviewActions';
+import { LM_VENDOR } from './provider';
+
+const PARTICIPANT_ID = 'modelGateway.gateway';
+const INSERT_COMMAND = 'modelGateway.insertGeneratedCode';
+
+/** Result metadata, read back by the follow-up provider. */
+interface GatewayChatResult extends vscode.ChatResult {
+  metadata: { command: string };
+}
+
+/** Registers `@gateway` with /explain, /code and /image. */
+export function registerParticipant(
+  context: vscode.ExtensionContext,
+  gateway: GatewayService,
+  getConfig: () => ExtensionConfig,
+): vscode.ChatRequestHandler {
+  const handler = createGatewayChatHandler(gateway, getConfig);
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return handler;
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'model-gateway.svg');
+  participant.followupProvider = {
+    provideFollowups: (result: GatewayChatResult) => followupsFor(result.metadata?.command ?? ''),
+  };
+  context.subscriptions.push(
+    participant,
+    vscode.commands.registerCommand(INSERT_COMMAND, (code: string, language: string) =>
+      applyCode('insert', String(code), String(language ?? '')),
+    ),
+  );
+  return handler;
+}
+
+/** The participant's request handler; exported so tests can call it with real `vscode` objects. */
+export function createGatewayChatHandler(
+  gateway: GatewayService,
+  getConfig: () => ExtensionConfig,
+): vscode.ChatRequestHandler {
+  return async (request, context, stream, token): Promise<GatewayChatResult> => {
+    const command = request.command ?? '';
+    const config = getConfig();
+    const model = request.model?.vendor === LM_VENDOR ? request.model.id : config.chat.model;
+    try {
+      if (command === 'image') return await imageCommand(gateway, config, request.prompt, stream);
+      const messages =
+        command === 'explain'
+          ? explainMessages(request, stream)
+          : command === 'code'
+            ? codeMessages(request, stream)
+            : historyMessages(context, request, config);
+      if (!messages) return { metadata: { command } };
+      if (!(await gateway.requireKey())) {
+        stream.markdown('Model Gateway has no API key. Run **Model Gateway: Set API Key**.');
+        stream.button({ command: 'modelGateway.setApiKey', title: 'Set API Key' });
+        return { metadata: { command } };
+      }
+      const text = await streamAnswer(
+        gateway,
+        buildChatRequest(model, messages, config),
+        stream,
+        token,
+        command !== 'code',
+      );
+      if (command === 'code') {
+        const language = lastActiveTextEditor()?.document.languageId ?? '';
+        const code = extractCode(text, true);
+        stream.markdown(`\`\`\`\`${language}\n${code}\n\`\`\`\`\n`);
+        stream.button({ command: INSERT_COMMAND, title: 'Insert', arguments: [code, language] });
+      }
+      return { metadata: { command } };
+    } catch (error) {
+      if (!isUserAbort(error) && !token.isCancellationRequested) {
+        const described = describeError(error);
+        return { errorDetails: { message: described.message }, metadata: { command } };
+      }
+      return { metadata: { command } };
+    }
+  };
+}
+
+async function streamAnswer(
+  gateway: GatewayService,
+  request: ReturnType<typeof buildChatRequest>,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  show: boolean,
+): Promise<string> {
+  const abort = new AbortController();
+  const cancel = token.onCancellationRequested(() => abort.abort());
+  let text = '';
+  try {
+    if (!show) stream.progress('Generating code…');
+    for await (const event of gateway.current().streamChatCompletion(request, { signal: abort.signal })) {
+      if (event.type !== 'text') continue;
+      text += event.text;
+      if (show) stream.markdown(event.text);
+    }
+  } finally {
+    cancel.dispose();
+  }
+  return text;
+}
+
+function explainMessages(
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+): ChatMessage[] | undefined {
+  const editor = lastActiveTextEditor();
+  const range = editor && selectionOrBlock(editor);
+  if (!editor || !range) {
+    stream.markdown('Select some code in an editor first; `/explain` explains the selection.');
+    return undefined;
+  }
+  const doc = editor.document;
+  const { before, after } = surroundingLines(doc, range, 3);
+  stream.reference(new vscode.Location(doc.uri, range));
+  const code = doc.getText(range);
+  const ask = explainRequestText(vscode.workspace.asRelativePath(doc.uri), doc.languageId, before, after);
+  const extra = request.prompt.trim() ? `\n\n${request.prompt.trim()}` : '';
+  return [{ role: 'user', content: `${ask}${extra}\n\n\`\`\`\`${doc.languageId}\n${code}\n\`\`\`\`` }];
+}
+
+function codeMessages(
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+): ChatMessage[] | undefined {
+  if (!request.prompt.trim()) {
+    stream.markdown('Say what code to write, e.g. `/code a function that parses ISO dates`.');
+    return undefined;
+  }
+  const editor = lastActiveTextEditor();
+  const doc = editor?.document;
+  if (doc) stream.reference(doc.uri);
+  const { before, after } =
+    editor && doc ? surroundingLines(doc, editor.selection, 20) : { before: '', after: '' };
+  return codeGenerationMessages(request.prompt, {
+    fileName: doc ? vscode.workspace.asRelativePath(doc.uri) : 'untitled',
+    languageId: doc?.languageId ?? 'plaintext',
+    selection: '',
+    before,
+    after,
+  });
+}
+
+function historyMessages(
+  context: vscode.ChatContext,
+  request: vscode.ChatRequest,
+  config: ExtensionConfig,
+): ChatMessage[] {
+  const messages: ChatMessage[] = config.chat.systemPrompt
+    ? [{ role: 'system', content: config.chat.systemPrompt }]
+    : [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn && turn.participant === PARTICIPANT_ID) {
+      messages.push({ role: 'user', content: turn.prompt });
+    } else if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+      const content = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('');
+      if (content) messages.push({ role: 'assistant', content });
+    }
+  }
+  messages.push({ role: 'user', content: request.prompt });
+  return messages;
+}
+
+async function imageCommand(
+  gateway: GatewayService,
+  config: ExtensionConfig,
+  prompt: string,
+  stream: vscode.ChatResponseStream,
+): Promise<GatewayChatResult> {
+  if (!prompt.trim()) {
+    stream.markdown('Describe the image, e.g. `/image a watercolor fox in the snow`.');
+    return { metadata: { command: 'image' } };
+  }
+  stream.progress(`Generating ${config.images.count} image(s) at ${config.images.size}…`);
+  const result = await generateImage(gateway, config, { prompt: prompt.trim() });
+  if (result.status !== 'saved') {
+    return {
+      errorDetails: { message: result.error ?? 'Image generation was cancelled.' },
+      metadata: { command: 'image' },
+    };
+  }
+  stream.markdown(`Saved ${result.files.length} image(s):\n\n`);
+  for (const file of result.files) {
+    stream.markdown(`![${file.path.split('/').pop()}](${file.toString()})\n\n`);
+    stream.anchor(file, vscode.workspace.asRelativePath(file));
+    stream.markdown('\n\n');
+    stream.reference(file);
+  }
+  if (result.revisedPrompts[0]) stream.markdown(`Revised prompt: _${result.revisedPrompts[0]}_`);
+  return { metadata: { command: 'image' } };
+}
+
+function followupsFor(command: string): vscode.ChatFollowup[] {
+  if (command === 'explain')
+    return [
+      { prompt: 'Explain it more simply', label: 'Explain more simply' },
+      { prompt: 'write tests for the selected code', command: 'code', label: 'Write tests' },
+    ];
+  if (command === 'code')
+    return [{ prompt: 'add error handling', command: 'code', label: 'Add error handling' }];
+  if (command === 'image')
+    return [{ prompt: 'the same, in another style', command: 'image', label: 'Another style' }];
+  return [{ prompt: 'Show an example', label: 'Show an example' }];
+}
