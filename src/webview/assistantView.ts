@@ -1,0 +1,148 @@
+/** An assistant turn: thinking, the streamed answer, end-of-answer notes, usage, Copy and Regenerate. */
+import type { AssistantTurn, TurnError } from '../chat/types';
+import type { HostToWebview } from '../protocol';
+import { h, iconButton } from './dom';
+import { turnHeader, type TurnContext, type TurnView } from './messageView';
+import { renderMarkdownOnce, StreamRenderer } from './streamRenderer';
+import { ThinkingView } from './thinking';
+import { errorBox, statusNote, usageText } from './turnStatus';
+
+type TurnFinished = Extract<HostToWebview, { type: 'turnFinished' }>;
+
+/** An assistant message, live while streaming. */
+export class AssistantMessageView implements TurnView {
+  readonly element: HTMLElement;
+  private readonly turn: AssistantTurn;
+  private readonly answer: HTMLElement;
+  private readonly extras: HTMLElement;
+  private readonly usage: HTMLElement;
+  private readonly regenerateButton: HTMLButtonElement;
+  private renderer: StreamRenderer | undefined;
+  private thinking: ThinkingView | undefined;
+  private isLast = false;
+  private busy = false;
+  private extrasKey = '';
+
+  constructor(
+    turn: AssistantTurn,
+    private readonly context: TurnContext,
+  ) {
+    this.turn = { ...turn };
+    const streaming = turn.status === 'streaming';
+    this.answer = h('div', { class: 'markdown answer' });
+    if (streaming) {
+      this.renderer = new StreamRenderer(this.answer);
+      this.renderer.append(turn.content);
+    } else {
+      renderMarkdownOnce(this.answer, turn.content);
+    }
+    if (turn.reasoning) {
+      this.thinking = new ThinkingView(turn.reasoning, {
+        streaming: streaming && !turn.content,
+        startedAt: turn.createdAt,
+        durationMs: turn.reasoningMs,
+      });
+    }
+    this.regenerateButton = iconButton('refresh', 'Regenerate', () => context.post({ type: 'regenerate' }));
+    this.regenerateButton.hidden = true;
+    const copy = iconButton('copy', 'Copy message', () =>
+      context.post({ type: 'copy', text: this.turn.content }),
+    );
+    this.extras = h('div', { class: 'turn-extras' });
+    this.usage = h('span', { class: 'usage' });
+    this.element = h(
+      'article',
+      {
+        role: 'article',
+        'aria-label': `Assistant ${turn.model}`,
+        class: 'turn turn-assistant',
+      },
+      turnHeader('sparkle', turn.model, h('div', { class: 'turn-actions' })),
+      this.thinking?.element,
+      this.answer,
+      this.extras,
+      h(
+        'div',
+        { class: 'turn-footer' },
+        this.usage,
+        h('div', { class: 'turn-actions' }, copy, this.regenerateButton),
+      ),
+    );
+    this.element.dataset.turnId = turn.id;
+    this.renderExtras();
+  }
+
+  /** The whole answer text so far. */
+  get content(): string {
+    return this.turn.content;
+  }
+
+  /** Token usage of the finished answer, if reported. */
+  get totalTokens(): number {
+    return this.turn.usage?.total_tokens ?? 0;
+  }
+
+  /** Adds streamed text and/or reasoning; rendering happens on the next frame. */
+  appendDelta(text: string | undefined, reasoning: string | undefined): void {
+    if (reasoning) {
+      if (!this.thinking) {
+        this.thinking = new ThinkingView('', { streaming: true });
+        this.answer.before(this.thinking.element);
+      }
+      this.thinking.append(reasoning);
+      this.turn.reasoning = (this.turn.reasoning ?? '') + reasoning;
+    }
+    if (text) {
+      this.thinking?.endReasoning();
+      this.turn.content += text;
+      this.renderer ??= new StreamRenderer(this.answer);
+      this.renderer.append(text);
+    }
+  }
+
+  /** Applies the end of the answer: status, usage, error. */
+  finish(event: TurnFinished): void {
+    this.turn.status = event.status;
+    this.turn.finishReason = event.finishReason;
+    this.turn.usage = event.usage;
+    this.turn.error = event.error;
+    this.turn.reasoningMs = event.reasoningMs ?? this.turn.reasoningMs;
+    this.thinking?.finish(event.reasoningMs);
+    this.renderer?.finish();
+    this.renderer = undefined;
+    this.renderExtras();
+  }
+
+  setPosition(isLast: boolean, busy: boolean): void {
+    this.isLast = isLast;
+    this.busy = busy;
+    // A failed turn offers Retry in its error box; a second button doing the same would only confuse.
+    this.regenerateButton.hidden =
+      !isLast || busy || this.turn.status === 'streaming' || this.failure() !== undefined;
+    this.renderExtras();
+  }
+
+  dispose(): void {
+    this.thinking?.dispose();
+  }
+
+  /** The error to show in the error box: a failed turn's, or the cause of a cut-off one (the text stays). */
+  private failure(): TurnError | undefined {
+    const { status, error } = this.turn;
+    return status === 'error' || status === 'truncated' ? error : undefined;
+  }
+
+  private renderExtras(): void {
+    this.usage.textContent = this.turn.usage ? usageText(this.turn.usage) : '';
+    const canRetry = this.isLast && !this.busy;
+    const key = `${this.turn.status}|${canRetry}|${this.turn.error?.message ?? ''}`;
+    if (key === this.extrasKey) return;
+    this.extrasKey = key;
+    const note = statusNote(this.turn);
+    const error = this.failure();
+    this.extras.replaceChildren(
+      ...(note ? [note] : []),
+      ...(error ? [errorBox(this.turn.id, error, (message) => this.context.post(message), canRetry)] : []),
+    );
+  }
+}

@@ -1,0 +1,92 @@
+/** Code blocks: a toolbar (copy, insert, replace, new file) around highlighted code; actions read the code at click time. */
+import type { CodeQuote } from '../chat/types';
+import type { CodeBlockAction, WebviewToHost } from '../protocol';
+import { h, iconButton } from './dom';
+import { highlightCode, languageOf } from './highlight';
+
+type ToolbarAction = CodeBlockAction | 'copy';
+
+const ACTIONS: ReadonlyArray<readonly [ToolbarAction, string, string]> = [
+  ['copy', 'copy', 'Copy'],
+  ['insert', 'insert', 'Insert at cursor'],
+  ['replace', 'replace', 'Replace selection'],
+  ['newFile', 'new-file', 'Open as new file'],
+];
+
+/** Wraps a `<pre><code>` in a code block with a header (language or title) and action buttons. */
+export function wrapCodeBlock(
+  pre: HTMLPreElement,
+  language: string,
+  title?: string,
+  copyOnly = false,
+): HTMLElement {
+  const actions = h('div', { class: 'code-actions' });
+  for (const [action, iconName, label] of copyOnly ? ACTIONS.slice(0, 1) : ACTIONS) {
+    const button = iconButton(iconName, label);
+    button.dataset.codeAction = action;
+    actions.append(button);
+  }
+  const block = h(
+    'div',
+    { class: 'code-block' },
+    h(
+      'div',
+      { class: 'code-toolbar' },
+      h('span', { class: 'code-title' }, title ?? (language || 'text')),
+      actions,
+    ),
+  );
+  block.dataset.language = language;
+  block.append(pre);
+  return block;
+}
+
+/** Gives every bare `<pre>` of a rendered fragment its toolbar. */
+export function enhanceCodeBlocks(root: DocumentFragment | HTMLElement): void {
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    if (pre.parentElement?.classList.contains('code-block')) continue;
+    const code = pre.querySelector('code');
+    const languageClass = Array.from(code?.classList ?? []).find((name) => name.startsWith('language-'));
+    const placeholder = document.createComment('');
+    pre.replaceWith(placeholder);
+    placeholder.replaceWith(wrapCodeBlock(pre, languageClass ? languageClass.slice('language-'.length) : ''));
+  }
+}
+
+/** A highlighted `<pre><code>` built from plain text (for quotes; no markdown involved). */
+export function codeElement(
+  code: string,
+  language: string,
+  html: (markup: string) => DocumentFragment,
+): HTMLPreElement {
+  const codeEl = h('code', { class: language ? `hljs language-${language}` : 'hljs' });
+  codeEl.append(html(highlightCode(code, language)));
+  return h('pre', {}, codeEl);
+}
+
+/** The quoted selection of a user turn, titled with its file and line. */
+export function quoteBlock(quote: CodeQuote, html: (markup: string) => DocumentFragment): HTMLElement {
+  const language = languageOf(quote.language);
+  const name = quote.fileName.split(/[\\/]/).pop() || quote.fileName;
+  const block = wrapCodeBlock(
+    codeElement(quote.code, language, html),
+    language,
+    `${name}:${quote.startLine}`,
+    true,
+  );
+  block.classList.add('code-quote');
+  return block;
+}
+
+/** The message a code-block toolbar button stands for, or undefined when the click was elsewhere. */
+export function codeBlockMessage(target: EventTarget | null): WebviewToHost | undefined {
+  if (!(target instanceof Element)) return undefined;
+  const button = target.closest<HTMLElement>('[data-code-action]');
+  const block = button?.closest<HTMLElement>('.code-block');
+  if (!button || !block) return undefined;
+  // textContent of the highlighted code is the raw code; markdown-it ends fences with a newline nobody wants.
+  const code = (block.querySelector('pre')?.textContent ?? '').replace(/\n$/, '');
+  const action = button.dataset.codeAction as ToolbarAction;
+  const language = block.dataset.language ?? '';
+  return action === 'copy' ? { type: 'copy', text: code } : { type: 'codeAction', action, code, language };
+}

@@ -1,0 +1,71 @@
+/** The header: model picker, running token total, New chat and History. */
+import type { ModelOption } from '../protocol';
+import { h, iconButton } from './dom';
+
+/** What the header asks of its owner. */
+export interface HeaderHandlers {
+  selectModel(model: string): void;
+  newChat(): void;
+  toggleHistory(): void;
+}
+
+/** The header bar. */
+export class Header {
+  readonly element: HTMLElement;
+  private readonly select: HTMLSelectElement;
+  private readonly total: HTMLElement;
+  private readonly historyButton: HTMLButtonElement;
+
+  constructor(handlers: HeaderHandlers) {
+    this.select = h('select', { class: 'model-picker', 'aria-label': 'Model', title: 'Model' });
+    this.select.addEventListener('change', () => handlers.selectModel(this.select.value));
+    this.total = h('span', { class: 'token-total', title: 'Tokens used in this conversation' });
+    this.historyButton = iconButton('history', 'History', () => handlers.toggleHistory());
+    this.historyButton.setAttribute('aria-pressed', 'false');
+    this.element = h(
+      'header',
+      { class: 'header' },
+      this.select,
+      this.total,
+      iconButton('add', 'New chat', () => handlers.newChat()),
+      this.historyButton,
+    );
+  }
+
+  /** Fills the picker; built-in and extra models are grouped when both exist. */
+  setModels(models: ModelOption[], selected: string): void {
+    const option = (model: ModelOption): HTMLOptionElement =>
+      h('option', { value: model.id, title: model.id }, model.label + (model.thinking ? ' (thinking)' : ''));
+    const builtIn = models.filter((model) => !model.extra);
+    const extra = models.filter((model) => model.extra);
+    const children: HTMLElement[] =
+      builtIn.length > 0 && extra.length > 0
+        ? [
+            h('optgroup', { label: 'Models' }, ...builtIn.map(option)),
+            h('optgroup', { label: 'Extra models' }, ...extra.map(option)),
+          ]
+        : models.map(option);
+    // A conversation may use a model that is no longer offered; show it rather than silently switching.
+    if (selected && !models.some((model) => model.id === selected)) {
+      children.unshift(h('option', { value: selected }, selected));
+    }
+    this.select.replaceChildren(...children);
+    this.select.value = selected;
+  }
+
+  /** Shows the conversation's running token total (hidden while zero). */
+  setTotal(tokens: number): void {
+    this.total.textContent = tokens > 0 ? `${tokens} tokens` : '';
+    this.total.hidden = tokens === 0;
+  }
+
+  /** Marks the History button as pressed while the list shows. */
+  setHistoryOpen(open: boolean): void {
+    this.historyButton.setAttribute('aria-pressed', String(open));
+  }
+
+  /** Returns focus to the History button (closing the list with Escape). */
+  focusHistoryButton(): void {
+    this.historyButton.focus();
+  }
+}

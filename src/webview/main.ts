@@ -1,0 +1,160 @@
+// Chat webview entry; built for the browser. Wires the views to the host's messages.
+import type { ChatViewState, HostToWebview } from '../protocol';
+import { codeBlockMessage } from './codeBlock';
+import { Composer } from './composer';
+import { h } from './dom';
+import { Header } from './header';
+import { HistoryView } from './history';
+import { isAllowedLink } from './markdown';
+import { OnboardingView } from './onboarding';
+import { Transcript } from './transcript';
+import { loadUiState, parseHostMessage, post, saveUiState } from './vscodeApi';
+
+const ui = loadUiState();
+let conversationId: string | undefined;
+let historyOpen = false;
+
+const liveRegion = h('div', { class: 'visually-hidden', 'aria-live': 'polite' });
+let announceTimer: ReturnType<typeof setTimeout> | undefined;
+/** Says something once to screen readers (answer finished, error), never per token. */
+function announce(text: string): void {
+  if (!text) return;
+  // Clearing first makes a repeated message ("Answer complete" twice) be read again.
+  liveRegion.textContent = '';
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => (liveRegion.textContent = text), 100);
+}
+
+let scrollSaveTimer: ReturnType<typeof setTimeout> | undefined;
+const transcript = new Transcript({
+  post,
+  announce,
+  totalChanged: (tokens) => header.setTotal(tokens),
+  busyChanged: (busy) => composer.setBusy(busy),
+  scrolled: (fromBottom) => {
+    clearTimeout(scrollSaveTimer);
+    scrollSaveTimer = setTimeout(() => saveUiState({ scrollFromBottom: fromBottom }), 200);
+  },
+});
+
+const header = new Header({
+  selectModel: (model) => post({ type: 'setModel', model }),
+  newChat: () => {
+    setHistoryOpen(false);
+    post({ type: 'newChat' });
+  },
+  toggleHistory: () => setHistoryOpen(!historyOpen),
+});
+
+const history = new HistoryView(post, () => {
+  setHistoryOpen(false);
+  header.focusHistoryButton();
+});
+
+const onboarding = new OnboardingView(post);
+
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+const composer = new Composer(
+  {
+    send: (text) => {
+      transcript.jumpToLatest();
+      post({ type: 'send', text });
+    },
+    stop: () => post({ type: 'stop' }),
+    draftChanged: (text) => {
+      clearTimeout(draftTimer);
+      draftTimer = setTimeout(() => saveUiState({ draft: text }), 300);
+    },
+  },
+  ui.draft ?? '',
+);
+
+function setHistoryOpen(open: boolean): void {
+  historyOpen = open;
+  header.setHistoryOpen(open);
+  transcript.element.hidden = open;
+  if (open) transcript.jumpButton.hidden = true;
+  history.setOpen(open);
+  saveUiState({ historyOpen: open });
+}
+
+const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+app.replaceChildren(
+  header.element,
+  onboarding.element,
+  h('main', { class: 'main' }, transcript.element, history.element, transcript.jumpButton),
+  composer.element,
+  liveRegion,
+);
+
+// Links and code-block buttons are handled once here, so rendered Markdown carries no listeners.
+document.addEventListener('click', (event) => {
+  const codeMessage = codeBlockMessage(event.target);
+  if (codeMessage) {
+    post(codeMessage);
+    return;
+  }
+  const link = event.target instanceof Element ? event.target.closest('a') : null;
+  if (!link) return;
+  // Never navigate the webview; the host decides whether and how to open the link.
+  event.preventDefault();
+  const href = link.getAttribute('href') ?? '';
+  if (isAllowedLink(href)) post({ type: 'openLink', href });
+});
+document.addEventListener('auxclick', (event) => {
+  if (event.target instanceof Element && event.target.closest('a')) event.preventDefault();
+});
+
+function applyState(state: ChatViewState): void {
+  const saved = loadUiState();
+  const same = saved.conversationId === state.conversation.id;
+  conversationId = state.conversation.id;
+  header.setModels(state.models, state.conversation.model);
+  history.update(state.history, conversationId);
+  onboarding.update(state.onboarding);
+  transcript.reset(state.conversation, state.busy, same ? saved.scrollFromBottom : undefined);
+  saveUiState({ conversationId });
+}
+
+function handle(message: HostToWebview): void {
+  switch (message.type) {
+    case 'state':
+      applyState(message.state);
+      break;
+    case 'turnsAdded':
+      // A new turn (from the composer or a command such as Explain Selection) is what the user wants to see.
+      if (historyOpen) setHistoryOpen(false);
+      transcript.add(message.turns);
+      break;
+    case 'delta':
+      transcript.delta(message);
+      break;
+    case 'turnFinished':
+      transcript.finished(message);
+      break;
+    case 'turnsRemoved':
+      transcript.removeFrom(message.fromTurnId);
+      break;
+    case 'history':
+      history.update(message.history, conversationId);
+      break;
+    case 'models':
+      header.setModels(message.models, message.selected);
+      break;
+    case 'onboarding':
+      onboarding.update(message.onboarding);
+      break;
+    case 'focusComposer':
+      setHistoryOpen(false);
+      composer.focus();
+      break;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = parseHostMessage(event.data);
+  if (message) handle(message);
+});
+
+if (ui.historyOpen) setHistoryOpen(true);
+post({ type: 'ready' });

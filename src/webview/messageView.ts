@@ -1,0 +1,117 @@
+/** A user turn: its text (and quoted code), Copy, and inline Edit that resends. */
+import type { UserTurn } from '../chat/types';
+import type { WebviewToHost } from '../protocol';
+import { quoteBlock } from './codeBlock';
+import { h, icon, iconButton, textButton } from './dom';
+import { renderMarkdownOnce, sanitizeToFragment } from './markdown';
+
+/** What turn views need from their owner. */
+export interface TurnContext {
+  post(message: WebviewToHost): void;
+}
+
+/** The common face of user and assistant turn views, as the transcript sees them. */
+export interface TurnView {
+  readonly element: HTMLElement;
+  /** Tells the view whether it is the conversation's last turn and whether an answer is streaming. */
+  setPosition(isLast: boolean, busy: boolean): void;
+  dispose(): void;
+}
+
+/** The header line of a turn: who speaks, and the turn's action buttons. */
+export function turnHeader(iconName: string, author: string, actions: HTMLElement): HTMLElement {
+  return h(
+    'div',
+    { class: 'turn-header' },
+    h('span', { class: 'turn-author' }, icon(iconName), h('span', {}, author)),
+    actions,
+  );
+}
+
+/** A user message. */
+export class UserMessageView implements TurnView {
+  readonly element: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly editButton: HTMLButtonElement;
+  private content: string;
+  private editor: HTMLElement | undefined;
+
+  constructor(
+    private readonly turn: UserTurn,
+    private readonly context: TurnContext,
+  ) {
+    this.content = turn.content;
+    this.editButton = iconButton('edit', 'Edit', () => this.startEdit());
+    const actions = h(
+      'div',
+      { class: 'turn-actions' },
+      this.editButton,
+      iconButton('copy', 'Copy message', () => context.post({ type: 'copy', text: this.content })),
+    );
+    this.body = h('div', { class: 'markdown user-text' });
+    renderMarkdownOnce(this.body, turn.content);
+    this.element = h(
+      'article',
+      { role: 'article', 'aria-label': 'You', class: 'turn turn-user' },
+      turnHeader('account', 'You', actions),
+      turn.quote ? quoteBlock(turn.quote, sanitizeToFragment) : null,
+      this.body,
+    );
+    this.element.dataset.turnId = turn.id;
+  }
+
+  setPosition(_isLast: boolean, busy: boolean): void {
+    // Editing resends, which would race the answer that is still streaming.
+    this.editButton.disabled = busy;
+  }
+
+  dispose(): void {
+    this.editor?.remove();
+  }
+
+  private startEdit(): void {
+    if (this.editor) return;
+    const textarea = h('textarea', { class: 'edit-input', 'aria-label': 'Edit message', rows: '3' });
+    textarea.value = this.content;
+    const save = (): void => {
+      const text = textarea.value;
+      if (!text.trim()) return;
+      this.content = text;
+      renderMarkdownOnce(this.body, text);
+      this.stopEdit();
+      this.context.post({ type: 'editAndResend', turnId: this.turn.id, text });
+    };
+    textarea.addEventListener('keydown', (event) => {
+      if (event.isComposing || event.keyCode === 229) return;
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        save();
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        this.stopEdit();
+      }
+    });
+    this.editor = h(
+      'div',
+      { class: 'edit-box' },
+      textarea,
+      h(
+        'div',
+        { class: 'edit-actions' },
+        textButton('Save & Resend', save, { icon: 'send' }),
+        textButton('Cancel', () => this.stopEdit(), { secondary: true }),
+      ),
+    );
+    this.body.hidden = true;
+    this.body.after(this.editor);
+    textarea.focus();
+    textarea.setSelectionRange(textarea.value.length, textarea.value.length);
+  }
+
+  private stopEdit(): void {
+    this.editor?.remove();
+    this.editor = undefined;
+    this.body.hidden = false;
+    this.editButton.focus();
+  }
+}

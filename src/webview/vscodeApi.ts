@@ -1,0 +1,63 @@
+/** The webview's only channel to the extension host: typed postMessage plus UI-ephemeral state. */
+import type { HostToWebview, WebviewToHost } from '../protocol';
+
+/** What the webview remembers across reloads; the conversation itself lives in the host. */
+export interface UiState {
+  conversationId?: string;
+  /** Distance from the bottom of the transcript in px, so a reload lands where the reader was. */
+  scrollFromBottom?: number;
+  draft?: string;
+  historyOpen?: boolean;
+}
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): UiState | undefined;
+  setState(state: UiState): UiState;
+}
+
+declare global {
+  function acquireVsCodeApi(): VsCodeApi;
+}
+
+let api: VsCodeApi | undefined;
+
+/** The VS Code API; acquired once because a second acquireVsCodeApi() call throws. */
+function vscode(): VsCodeApi {
+  api ??= acquireVsCodeApi();
+  return api;
+}
+
+/** Sends a typed message to the host. */
+export function post(message: WebviewToHost): void {
+  vscode().postMessage(message);
+}
+
+/** Reads the UI state saved by an earlier instance of this webview. */
+export function loadUiState(): UiState {
+  return vscode().getState() ?? {};
+}
+
+/** Merges a patch into the saved UI state. */
+export function saveUiState(patch: Partial<UiState>): void {
+  vscode().setState({ ...loadUiState(), ...patch });
+}
+
+const HOST_MESSAGE_TYPES = new Set<string>([
+  'state',
+  'turnsAdded',
+  'delta',
+  'turnFinished',
+  'turnsRemoved',
+  'history',
+  'models',
+  'onboarding',
+  'focusComposer',
+]);
+
+/** Narrows a window message to a host message; anything else (other frames, extensions) is ignored. */
+export function parseHostMessage(data: unknown): HostToWebview | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const type = (data as { type?: unknown }).type;
+  return typeof type === 'string' && HOST_MESSAGE_TYPES.has(type) ? (data as HostToWebview) : undefined;
+}
