@@ -1,0 +1,187 @@
+// Debian Chromium driven by playwright-core, plus helpers for VS Code's workbench.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { workbenchUrl } from './codeServer';
+import { resultsDir } from './paths';
+
+/** A Chromium instance with a fresh profile. */
+export interface Browser {
+  context: BrowserContext;
+  /** The first page of the context. */
+  page: Page;
+  /** Closes Chromium and removes its profile folder. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link launchBrowser}. */
+export interface LaunchOptions {
+  /** Show the window (needs a display); default headless. */
+  headed?: boolean;
+  width?: number;
+  height?: number;
+}
+
+/** Launches /usr/bin/chromium (or $CHROMIUM_PATH) headless with a fresh user-data dir. */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: !options.headed,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    timeout: 60_000,
+    // The runners own shutdown: they close Chromium after stopping the rest, on their own signal handlers.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
+
+/** Opens the workbench for `folder` (with an optional development payload) and waits until it renders. */
+export async function openWorkbench(
+  page: Page,
+  baseUrl: string,
+  folder: string,
+  payload?: [string, string][],
+  timeoutMs = 60_000,
+): Promise<void> {
+  await page.goto(workbenchUrl(baseUrl, folder, payload), {
+    waitUntil: 'domcontentloaded',
+    timeout: timeoutMs,
+  });
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+  // The status bar appears once the workbench has restored its parts.
+  await page.locator('.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** The command palette's input box. */
+export function quickInput(page: Page): Locator {
+  return page.locator('.quick-input-widget input');
+}
+
+/** Runs a command by its palette title: F1, type the title, wait for a matching row, Enter. */
+export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
+  const input = quickInput(page);
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
+    .catch(() => undefined);
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  await row.click({ timeout: timeoutMs });
+}
+
+/** Polls the command palette until a command whose label contains `title` is listed (bounded). */
+export async function waitForCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const input = quickInput(page);
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const found = await row.waitFor({ state: 'visible', timeout: 2000 }).then(
+      () => true,
+      () => false,
+    );
+    await page.keyboard.press('Escape');
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 5000 })
+      .catch(() => undefined);
+    if (found) return;
+    if (Date.now() > deadline) throw new Error(`command "${title}" not listed after ${timeoutMs} ms`);
+    await page.waitForTimeout(1000);
+  }
+}
+
+/**
+ * Waits for a notification whose text matches and returns its list item (buttons included).
+ * With the smoke-test driver on (needed for development payloads) the workbench shows no toasts, so this
+ * opens the notification center and looks there; a visible toast is used when there is one.
+ */
+export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 15_000): Promise<Locator> {
+  const toast = page.locator('.notification-toast .notification-list-item').filter({ hasText: text }).first();
+  const center = page.locator('.notifications-center');
+  const inCenter = center.locator('.notification-list-item').filter({ hasText: text }).first();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await toast.isVisible()) return toast;
+    if (!(await center.isVisible())) await runCommand(page, 'Notifications: Show Notifications');
+    if (await inCenter.isVisible()) return inCenter;
+    if (Date.now() > deadline) throw new Error(`no notification matching ${text} after ${timeoutMs} ms`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Hides the notification center and toasts. */
+export async function hideNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Hide Notifications');
+}
+
+/** Clicks the button labelled `label` on a notification returned by {@link waitForNotification}. */
+export async function clickNotificationButton(
+  toast: Locator,
+  label: string | RegExp,
+  timeoutMs = 10_000,
+): Promise<void> {
+  await toast.locator('.monaco-button').filter({ hasText: label }).first().click({ timeout: timeoutMs });
+}
+
+const readyWebviews = 'iframe.webview.ready';
+
+/** The content frame of the `index`-th ready webview (outer `iframe.webview.ready`, inner `#active-frame`). */
+export function chatFrame(page: Page, index = 0): FrameLocator {
+  return page.locator(readyWebviews).nth(index).contentFrame().frameLocator('#active-frame');
+}
+
+/**
+ * The content frame of the first webview that shows `selector` (the outer iframes carry no title, so several
+ * open webviews are told apart by their content; a hidden view's frame is skipped). Polls until `timeoutMs`.
+ */
+export async function webviewWith(page: Page, selector: string, timeoutMs = 20_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const count = await page.locator(readyWebviews).count();
+    for (let i = 0; i < count; i++) {
+      const frame = chatFrame(page, i);
+      const shown = await frame
+        .locator(selector)
+        .first()
+        .isVisible()
+        .catch(() => false);
+      if (shown) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview contains ${selector} after ${timeoutMs} ms`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Saves a full-window screenshot to test-results/<name>.png and returns the path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = join(resultsDir(), `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await page.screenshot({ path: file, timeout: 15_000 });
+  return file;
+}

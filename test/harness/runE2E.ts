@@ -1,0 +1,154 @@
+// Runs the UI tests (out/test/e2e/**/*.e2e.test.js) in Node with mocha; they drive a real workbench in
+// Chromium. The extension is loaded from the repository (extensionDevelopmentPath), or installed from
+// the VSIX named by MODEL_GATEWAY_VSIX. CLI: node out/test/harness/runE2E.js [--grep=TEXT] [--timeout=ms]
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Mocha from 'mocha';
+import { launchBrowser, screenshot } from './browser';
+import { remoteUri, startCodeServer } from './codeServer';
+import { openWithExtension, reloader, setE2EFixture } from './e2eFixture';
+import { ensureEditor } from './install';
+import { repoRoot, resultsDir } from './paths';
+import { Cleanups, withTimeout } from './proc';
+import { emulatorKey, makeWorkspace, startGateway } from './workspace';
+
+/** Options of {@link runE2E}. */
+export interface E2EOptions {
+  /** A VSIX to install instead of loading the repository as the development extension. */
+  vsix?: string;
+  emulatorUrl?: string;
+  /** Folder under out/test holding the UI suite (default: e2e). */
+  suite?: string;
+  grep?: string;
+  /** Bound on the whole run (default 15 min). */
+  timeoutMs?: number;
+}
+
+const say = (message: string): void => console.log(`[e2e] ${message}`);
+
+/** Lists compiled e2e test files, sorted. */
+function e2eFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return e2eFiles(path);
+      return name.endsWith('.e2e.test.js') ? [path] : [];
+    });
+}
+
+/** Sets up the fixture, runs mocha over the e2e files and resolves with the exit code. */
+export async function runE2E(options: E2EOptions = {}): Promise<number> {
+  const started = Date.now();
+  const suite = options.suite ?? 'e2e';
+  const files = e2eFiles(join(repoRoot, 'out', 'test', suite));
+  if (files.length === 0) throw new Error(`no compiled e2e tests in out/test/${suite}`);
+  const vsix = options.vsix ? resolve(options.vsix) : undefined;
+  if (vsix && !existsSync(vsix)) throw new Error(`VSIX not found: ${vsix}`);
+  if (!vsix && !existsSync(join(repoRoot, 'dist', 'extension.js')))
+    throw new Error('dist/extension.js is missing: run `node esbuild.mjs`');
+  await ensureEditor();
+
+  const cleanups = new Cleanups();
+  const removeSignalHandlers = cleanups.onSignals();
+  try {
+    const gateway = await startGateway(options.emulatorUrl);
+    cleanups.add(() => gateway.close());
+    const workspace = makeWorkspace();
+    cleanups.add(() => workspace.dispose());
+    const server = await startCodeServer({
+      folder: workspace.folder,
+      settings: { 'modelGateway.baseUrl': gateway.url },
+      // The extension host inherits code-server's environment.
+      env: {
+        MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY ?? emulatorKey,
+        MODEL_GATEWAY_EMULATOR_URL: gateway.url,
+      },
+      ...(vsix ? { vsix: [vsix] } : {}),
+      logFile: join(resultsDir('logs'), 'e2e-code-server.log'),
+    });
+    cleanups.add(() => server.stop());
+    const payload: [string, string][] | undefined = vsix
+      ? undefined
+      : [['extensionDevelopmentPath', remoteUri(server.url, repoRoot)]];
+    say(
+      `extension ${vsix ? `installed from ${vsix}` : 'loaded from the repository'}; gateway ${gateway.url}; code-server ${server.url}`,
+    );
+
+    const browser = await launchBrowser();
+    cleanups.add(() => browser.close());
+    await openWithExtension(browser.page, server, workspace.folder, payload);
+    say(`workbench open with the extension registered after ${Date.now() - started} ms`);
+    setE2EFixture({
+      mode: vsix ? 'vsix' : 'development',
+      gateway,
+      server,
+      browser,
+      page: browser.page,
+      folder: workspace.folder,
+      payload,
+      reload: reloader(server, workspace.folder, payload, browser.page),
+    });
+    cleanups.add(() => setE2EFixture(undefined));
+
+    const mocha = new Mocha({
+      ui: 'bdd',
+      timeout: 60_000,
+      color: !!process.stdout.isTTY,
+      reporter: 'spec',
+      ...(options.grep ? { grep: options.grep } : {}),
+    });
+    mocha.rootHooks({
+      async afterEach(this: Mocha.Context) {
+        const test = this.currentTest;
+        if (test?.state === 'failed') {
+          const file = await screenshot(browser.page, `e2e-failed-${test.fullTitle()}`).catch(
+            () => undefined,
+          );
+          if (file) console.log(`      screenshot: ${file}`);
+        }
+      },
+    });
+    for (const file of files) mocha.addFile(file);
+    let runner: Mocha.Runner | undefined;
+    const finished = new Promise<number>((done) => (runner = mocha.run(done)));
+    const failures = await withTimeout(
+      finished,
+      options.timeoutMs ?? 900_000,
+      'the e2e suite did not finish',
+    ).catch((error: unknown) => {
+      runner?.abort();
+      console.error(`[e2e] ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    });
+    say(`${failures} failure(s), total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return failures > 0 ? 1 : 0;
+  } finally {
+    await cleanups.run();
+    removeSignalHandlers();
+  }
+}
+
+/** Reads `--name=value` from argv. */
+function flag(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+}
+
+if (require.main === module) {
+  const timeout = flag('timeout');
+  runE2E({
+    vsix: flag('vsix') ?? process.env.MODEL_GATEWAY_VSIX,
+    suite: flag('suite'),
+    emulatorUrl: flag('emulator-url'),
+    grep: flag('grep'),
+    timeoutMs: timeout ? Number(timeout) : undefined,
+  }).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`[e2e] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

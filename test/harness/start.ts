@@ -1,0 +1,150 @@
+// `npm start`: the gateway emulator (unless MODEL_GATEWAY_BASE_URL is set) plus VS Code with the extension
+// loaded from the repository: desktop `code` when on PATH, otherwise code-server opened in a browser.
+// Environment: MODEL_GATEWAY_BASE_URL, MODEL_GATEWAY_API_KEY, EMULATOR_PORT, MODEL_GATEWAY_EDITOR=code|code-server,
+// MODEL_GATEWAY_EDITOR_PORT, MODEL_GATEWAY_WORKSPACE (folder to open; default .cache/playground).
+import { spawn } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { remoteUri, startCodeServer, workbenchUrl } from './codeServer';
+import { ensureEditor } from './install';
+import { cacheDir, repoRoot } from './paths';
+import { groupAlive, killGroup, withTimeout } from './proc';
+import { emulatorKey, startGateway, type Gateway } from './workspace';
+
+const say = (message: string): void => console.log(`[start] ${message}`);
+
+/** Finds an executable on PATH. */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+/** The folder to open: $MODEL_GATEWAY_WORKSPACE, or a persistent playground copied from the fixture once. */
+function playground(): string {
+  if (process.env.MODEL_GATEWAY_WORKSPACE) return resolve(process.env.MODEL_GATEWAY_WORKSPACE);
+  const folder = join(cacheDir, 'playground');
+  if (!existsSync(folder))
+    cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), folder, { recursive: true });
+  return folder;
+}
+
+/** Resolves on the first SIGINT/SIGTERM/SIGHUP. */
+function interrupted(): Promise<string> {
+  return new Promise((done) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => done(signal));
+  });
+}
+
+/** Runs desktop VS Code with the extension under development until it closes or we are interrupted. */
+async function runDesktop(
+  code: string,
+  folder: string,
+  settings: Record<string, unknown>,
+  env: Record<string, string>,
+): Promise<() => Promise<void>> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'mg-code-'));
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', ...settings }, null, 2),
+  );
+  const args = [
+    '--new-window',
+    '--wait',
+    `--extensionDevelopmentPath=${repoRoot}`,
+    '--user-data-dir',
+    userDataDir,
+    folder,
+  ];
+  say(`${code} ${args.join(' ')}`);
+  const child = spawn(code, args, { env: { ...process.env, ...env }, detached: true, stdio: 'inherit' });
+  const closed = new Promise<void>((done) => child.once('exit', () => done()));
+  void closed.then(() => process.emit('SIGTERM'));
+  return async () => {
+    if (child.pid && groupAlive(child.pid)) await killGroup(child.pid, 5000);
+    rmSync(userDataDir, { recursive: true, force: true });
+  };
+}
+
+/** Starts everything and waits for Ctrl-C; returns the exit code. */
+export async function start(): Promise<number> {
+  const external = process.env.MODEL_GATEWAY_BASE_URL;
+  const gateway: Gateway = await startGateway(external, Number(process.env.EMULATOR_PORT ?? 0));
+  const key = process.env.MODEL_GATEWAY_API_KEY ?? (external ? undefined : emulatorKey);
+  say(
+    external
+      ? `using the gateway at ${gateway.url}`
+      : `gateway emulator listening on ${gateway.url} (key ${emulatorKey})`,
+  );
+  // Passed to the editor's environment, which the extension host inherits.
+  const env: Record<string, string> = {};
+  if (!external) env.MODEL_GATEWAY_EMULATOR_URL = gateway.url;
+  if (key) env.MODEL_GATEWAY_API_KEY = key;
+  const settings = { 'modelGateway.baseUrl': gateway.url };
+  const folder = playground();
+  const stopSignal = interrupted();
+
+  const choice = process.env.MODEL_GATEWAY_EDITOR;
+  const code = choice === 'code-server' ? undefined : onPath('code');
+  let stopEditor: () => Promise<void>;
+  if (code) {
+    stopEditor = await runDesktop(code, folder, settings, env);
+  } else {
+    if (choice === 'code') throw new Error('MODEL_GATEWAY_EDITOR=code but `code` is not on PATH');
+    await ensureEditor();
+    const port = process.env.MODEL_GATEWAY_EDITOR_PORT
+      ? Number(process.env.MODEL_GATEWAY_EDITOR_PORT)
+      : undefined;
+    const server = await startCodeServer({
+      folder,
+      settings,
+      env,
+      ...(port ? { port } : {}),
+      logFile: join(cacheDir, 'start-code-server.log'),
+    });
+    void server.exited.then(() => process.emit('SIGTERM'));
+    stopEditor = () => server.stop();
+    const url = workbenchUrl(server.url, folder, [
+      ['extensionDevelopmentPath', remoteUri(server.url, repoRoot)],
+    ]);
+    say(`code-server is running (log: ${server.logFile}). Open this URL in a browser:\n\n  ${url}\n`);
+  }
+  say('press Ctrl-C to stop');
+  const signal = await stopSignal;
+  say(`${signal}: stopping…`);
+  await withTimeout(
+    Promise.allSettled([stopEditor(), gateway.close()]),
+    20_000,
+    'shutdown took too long',
+  ).catch((error: unknown) => console.error(`[start] ${String(error)}`));
+  say('stopped');
+  return 0;
+}
+
+if (require.main === module) {
+  start().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`[start] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
