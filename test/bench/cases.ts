@@ -1,0 +1,43 @@
+/** The benchmark cases in the order they run; each returns its table rows. */
+import { clientOverheadRows } from './clientOverhead';
+import { imageNodeRows } from './images';
+import type { Row } from './report';
+import type { BenchSettings } from './settings';
+import { sseThroughputRows } from './sseThroughput';
+import { historyRows } from './history';
+import { renderRows } from './render';
+import { sizeRows } from './sizes';
+import { activationRows, imageExtHostRows } from './startup';
+import { productionStage } from './stage';
+import { type WebBench, startWebBench } from './webPage';
+
+/** Runs a browser case with its own Chromium (so a crash in one case never leaks into the next). */
+function inBrowser(run: (web: WebBench, settings: BenchSettings) => Promise<Row[]>) {
+  return async (settings: BenchSettings): Promise<Row[]> => {
+    const web = await startWebBench(await productionStage());
+    try {
+      return await run(web, settings);
+    } finally {
+      await web.close();
+    }
+  };
+}
+
+/** One case of the issue. */
+export interface CaseRunner {
+  n: number;
+  name: string;
+  run(settings: BenchSettings): Promise<Row[]>;
+}
+
+/** Every case; index.ts runs the selected ones in this order. */
+export const caseRunners: CaseRunner[] = [
+  { n: 1, name: '1. Client overhead', run: clientOverheadRows },
+  { n: 1, name: '1. SSE decoding', run: sseThroughputRows },
+  { n: 2, name: '2. Streaming render', run: inBrowser(renderRows) },
+  { n: 3, name: '3. Long history', run: inBrowser(historyRows) },
+  { n: 4, name: '4. Start-up and size (sizes)', run: () => sizeRows() },
+  { n: 4, name: '4. Start-up and size (activation)', run: activationRows },
+  { n: 5, name: '5. Large images (Node)', run: imageNodeRows },
+  { n: 5, name: '5. Large images (extension host)', run: imageExtHostRows },
+];

@@ -1,0 +1,80 @@
+/** Sizes and repetitions of every case, for the full run and for `--quick` (CI keeps the benchmarks working). */
+
+/** What each case measures and how often. */
+export interface BenchSettings {
+  quick: boolean;
+  /** Case numbers to run (`--only=1,3`); all when empty. */
+  only: number[];
+  client: { chunks: number; rounds: number; warmup: number; sseRounds: number };
+  render: {
+    smallBytes: number;
+    smallChunks: number;
+    /**
+     * The naive renderer runs on every `naiveEvery`-th chunk only and its time is scaled by that factor:
+     * rendering all 4,000 chunks naively takes over ten minutes here. 1 = every chunk.
+     */
+    naiveEvery: number;
+    smallRounds: number;
+    largeBytes: number;
+    largeChunks: number;
+    largeRounds: number;
+    /** Chunks delivered per animation frame in the frame-batched run (the view renders once per frame). */
+    chunksPerFrame: number;
+  };
+  history: { messages: number; bytes: number; rounds: number };
+  startup: { starts: number };
+  images: { size: '1024x1024' | '2048x2048' | '4096x4096'; side: number; counts: number[]; rounds: number };
+}
+
+/** Reads `--quick` and `--only=` from argv. */
+export function settingsFrom(argv: readonly string[]): BenchSettings {
+  const quick = argv.includes('--quick');
+  const onlyArg = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? '';
+  const only = onlyArg
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
+  if (quick) {
+    return {
+      quick,
+      only,
+      client: { chunks: 2000, rounds: 8, warmup: 8, sseRounds: 3 },
+      render: {
+        smallBytes: 200_000,
+        smallChunks: 4000,
+        naiveEvery: 40,
+        smallRounds: 1,
+        largeBytes: 250_000,
+        largeChunks: 5000,
+        largeRounds: 1,
+        chunksPerFrame: 16,
+      },
+      history: { messages: 400, bytes: 800_000, rounds: 1 },
+      startup: { starts: 1 },
+      images: { size: '2048x2048', side: 2048, counts: [1], rounds: 1 },
+    };
+  }
+  return {
+    quick,
+    only,
+    client: { chunks: 2000, rounds: 30, warmup: 15, sseRounds: 8 },
+    render: {
+      smallBytes: 200_000,
+      smallChunks: 4000,
+      naiveEvery: 20,
+      smallRounds: 2,
+      largeBytes: 1_000_000,
+      largeChunks: 20_000,
+      largeRounds: 1,
+      chunksPerFrame: 16,
+    },
+    history: { messages: 400, bytes: 800_000, rounds: 3 },
+    startup: { starts: 5 },
+    images: { size: '4096x4096', side: 4096, counts: [1, 4], rounds: 2 },
+  };
+}
+
+/** Whether case `n` is selected. */
+export function selected(settings: BenchSettings, n: number): boolean {
+  return settings.only.length === 0 || settings.only.includes(n);
+}

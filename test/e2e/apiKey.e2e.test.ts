@@ -1,0 +1,84 @@
+import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  clickNotificationButton,
+  hideNotifications,
+  quickInput,
+  runCommand,
+  screenshot,
+  waitForNotification,
+} from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+
+const GOOD_KEY = 'sk-e2e-typed-key-7d41b9c2';
+const BAD_KEY = 'wrong-e2e-key-0a9f33';
+
+/** Types a key into the Set API Key password box, as a user would. */
+async function setKeyThroughPalette(key: string): Promise<void> {
+  const { page } = e2e();
+  await runCommand(page, 'Model Gateway: Set API Key');
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible' });
+  assert.equal(await input.getAttribute('type'), 'password', 'the key box masks what is typed');
+  await input.fill(key);
+  await page.keyboard.press('Enter');
+}
+
+/** Every file below `dir` that contains `needle` (binary files included). */
+function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (path: string): void => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      const stat = statSync(full, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) walk(full);
+      else if (stat.isFile() && stat.size < 50_000_000 && readFileSync(full).includes(needle))
+        hits.push(full);
+    }
+  };
+  walk(dir);
+  return hits;
+}
+
+describe('API key and Test Connection, through the UI', () => {
+  it('sets a key in the password box, then Test Connection reports "connected"', async () => {
+    const { page, gateway } = e2e();
+    await setKeyThroughPalette(GOOD_KEY);
+    await waitForNotification(page, /API key saved in SecretStorage/);
+    await hideNotifications(page);
+    await runCommand(page, 'Model Gateway: Test Connection');
+    const note = await waitForNotification(page, /Model Gateway: connected, \d+ ms/);
+    await screenshot(page, 'e2e-test-connection-ok');
+    assert.match((await note.textContent()) ?? '', /connected/);
+    const sent = gateway.emulator?.requests.filter((r) => r.path === '/v1/chat/completions').at(-1);
+    assert.equal(sent?.headers.authorization, `Bearer ${GOOD_KEY}`);
+    await hideNotifications(page);
+  });
+
+  it('a wrong key fails with a message that offers "Set API Key"', async () => {
+    const { page } = e2e();
+    await setKeyThroughPalette(BAD_KEY);
+    await waitForNotification(page, /does not start with 'sk-'/);
+    await hideNotifications(page);
+    await runCommand(page, 'Model Gateway: Test Connection');
+    const note = await waitForNotification(page, /rejected the API key/);
+    await screenshot(page, 'e2e-test-connection-bad-key');
+    const text = (await note.textContent()) ?? '';
+    assert.ok(!text.includes(BAD_KEY), 'the key is not shown in the error');
+    await clickNotificationButton(note, 'Set API Key');
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible' });
+    await input.fill(GOOD_KEY);
+    await page.keyboard.press('Enter');
+    await waitForNotification(page, /API key saved/);
+    await hideNotifications(page);
+  });
+
+  it('keeps the key out of every file under the user-data folder', async () => {
+    const { server } = e2e();
+    assert.deepEqual(filesContaining(server.userDataDir, GOOD_KEY), []);
+    assert.deepEqual(filesContaining(server.userDataDir, BAD_KEY), []);
+  });
+});

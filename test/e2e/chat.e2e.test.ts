@@ -1,0 +1,240 @@
+import * as assert from 'node:assert/strict';
+import { expectedAnswer, expectedReasoning } from '../gateway-emulator';
+import {
+  hideNotifications,
+  quickInput,
+  runCommand,
+  screenshot,
+  waitForNotification,
+} from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+import { articles, emulator, lastChatRequest, openChat, send, until, visibleWords } from './chatHelpers';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+describe('Chat panel in the real editor', function () {
+  this.timeout(120_000);
+
+  it('streams the answer: the assistant message shows exactly the gateway text', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    await send(frame, 'What is a monad?');
+    const answer = articles(frame, /^Assistant alpha-/).last();
+    await answer.waitFor({ state: 'visible' });
+    const expected = expectedAnswer(lastChatRequest());
+    await until(
+      async () =>
+        visibleWords((await answer.innerText()).replace(/\n/g, ' ')).includes(
+          visibleWords(expected).slice(-40),
+        ),
+      30_000,
+      'the whole answer',
+    );
+    const shown = visibleWords(await answer.innerText());
+    for (const word of visibleWords(expected)
+      .split(' ')
+      .filter((w) => w.length > 3)) {
+      assert.ok(shown.includes(word), `"${word}" is shown`);
+    }
+    await articles(frame, 'You').last().waitFor();
+    const sent = lastChatRequest();
+    assert.equal(sent.messages[0].role, 'system');
+    assert.equal(sent.messages.at(-1)?.content, 'What is a monad?');
+    await screenshot(page, 'e2e-chat-answer-dark');
+  });
+
+  it('Stop closes the connection and keeps the partial answer, marked stopped', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    const before = emulator().requests.length;
+    await send(frame, 'Tell me a long story [[fault:stall-mid-stream]]');
+    const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+    await stop.waitFor({ state: 'visible' });
+    await until(() => emulator().requests.length > before, 10_000, 'the request');
+    const answer = articles(frame, /^Assistant /).last();
+    await until(async () => (await answer.innerText()).includes('Echo'), 10_000, 'partial text');
+    await stop.click();
+    await until(
+      () =>
+        emulator()
+          .requests.slice(before)
+          .some((r) => r.clientClosed),
+      10_000,
+      'the gateway to see the socket close',
+    );
+    await answer.getByText(/Stopped/).waitFor({ timeout: 10_000 });
+    assert.match(await answer.innerText(), /Echo/);
+    await frame.getByRole('button', { name: 'Send', exact: true }).waitFor();
+    await screenshot(page, 'e2e-chat-stopped');
+  });
+
+  it('Regenerate asks again and replaces the last answer', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    await runCommand(page, 'Model Gateway: New Chat');
+    await send(frame, 'Name a colour');
+    const answer = articles(frame, /^Assistant /).last();
+    await until(
+      async () => (await answer.innerText()).includes('Echo: Name a colour'),
+      15_000,
+      'the first answer',
+    );
+    const before = emulator().requests.length;
+    const firstRequest = lastChatRequest();
+    await frame.getByRole('button', { name: 'Regenerate' }).last().click();
+    await until(() => emulator().requests.length > before, 10_000, 'the regenerate request');
+    await until(
+      async () =>
+        (
+          await articles(frame, /^Assistant /)
+            .last()
+            .innerText()
+        ).includes('Echo: Name a colour'),
+      15_000,
+      'the new answer',
+    );
+    assert.equal(await articles(frame, /^Assistant /).count(), 1);
+    assert.deepEqual(lastChatRequest().messages, firstRequest.messages, 'the same question is asked again');
+  });
+
+  it('Edit and resend drops the turns after the edited message', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    const you = articles(frame, 'You').first();
+    await you.getByRole('button', { name: /Edit/ }).click();
+    const editor = you.getByRole('textbox');
+    await editor.fill('What is a functor?');
+    await you.getByRole('button', { name: /Save|Resend/ }).click();
+    await until(
+      async () =>
+        (
+          await articles(frame, /^Assistant /)
+            .last()
+            .innerText()
+        ).includes('What is a functor?'),
+      15_000,
+      'the edited answer',
+    );
+    assert.equal(await articles(frame, 'You').count(), 1);
+    assert.equal(await articles(frame, /^Assistant /).count(), 1);
+    assert.deepEqual(
+      lastChatRequest()
+        .messages.filter((m) => m.role === 'user')
+        .map((m) => m.content),
+      ['What is a functor?'],
+    );
+  });
+
+  it('a thinking model shows its reasoning in a "Thinking" section, not sent back', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    await frame
+      .getByRole('combobox', { name: 'Model', exact: true })
+      .selectOption('alpha-sonnet-4-5-20250929-thinking');
+    await send(frame, 'Think about primes');
+    const answer = articles(frame, 'Assistant alpha-sonnet-4-5-20250929-thinking').last();
+    await answer.waitFor();
+    const summary = answer.locator('details > summary');
+    await summary.waitFor();
+    assert.match((await summary.innerText()).trim(), /^Thinking/);
+    await until(
+      async () => (await answer.innerText()).includes('Echo: Think about primes'),
+      15_000,
+      'the answer',
+    );
+    const reasoning = expectedReasoning(lastChatRequest());
+    assert.ok(reasoning.length > 0);
+    await send(frame, 'And now?');
+    await until(() => lastChatRequest().messages.at(-1)?.content === 'And now?', 15_000, 'the follow-up');
+    const history = lastChatRequest().messages.filter((m) => m.role === 'assistant');
+    assert.ok(history.length >= 1);
+    for (const m of history)
+      assert.ok(!m.content.includes(reasoning.slice(0, 40)), 'reasoning is not sent back');
+    await frame
+      .getByRole('combobox', { name: 'Model', exact: true })
+      .selectOption('alpha-sonnet-4-5-20250929');
+    await screenshot(page, 'e2e-chat-thinking');
+  });
+
+  it('shows an error inline with the request id, and Retry succeeds', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    await runCommand(page, 'Model Gateway: New Chat');
+    await send(frame, 'Hello [[fault:flaky:503:3]] [[fault:request-id:req_e2e_42]]');
+    const answer = articles(frame, /^Assistant /).last();
+    await answer.getByText(/req_e2e_42/).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'e2e-chat-error');
+    await answer.getByRole('button', { name: 'Retry' }).click();
+    await until(async () => (await answer.innerText()).includes('Echo: Hello'), 20_000, 'the retried answer');
+  });
+
+  it('keeps the conversation across a window reload', async () => {
+    const { page } = e2e();
+    let frame = await openChat(page);
+    const lastText = await articles(frame, /^Assistant /)
+      .last()
+      .innerText();
+    await e2e().reload(page);
+    frame = await openChat(page);
+    await until(
+      async () => (await articles(frame, /^Assistant /).count()) > 0,
+      20_000,
+      'the restored conversation',
+    );
+    assert.equal(
+      visibleWords(
+        await articles(frame, /^Assistant /)
+          .last()
+          .innerText(),
+      ),
+      visibleWords(lastText),
+    );
+  });
+
+  it('exports the conversation to a Markdown file', async () => {
+    const { page, folder } = e2e();
+    const frame = await openChat(page);
+    await runCommand(page, 'Model Gateway: New Chat');
+    await send(frame, 'Hello export');
+    await until(
+      async () =>
+        (
+          await articles(frame, /^Assistant /)
+            .last()
+            .innerText()
+        ).includes('Echo: Hello export'),
+      15_000,
+      'the answer',
+    );
+    await frame.getByRole('button', { name: 'History', exact: true }).click();
+    await frame
+      .getByRole('button', { name: /Export/ })
+      .first()
+      .click();
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible' });
+    const target = join(folder, 'exported-chat.md');
+    // The save dialog fills in its default path a moment after it opens: wait for that, then replace it.
+    await until(async () => (await input.inputValue()).endsWith('.md'), 10_000, 'the default path');
+    await input.fill(target);
+    await until(async () => (await input.inputValue()) === target, 5_000, 'the typed path');
+    await page.keyboard.press('Enter');
+    const note = await waitForNotification(page, /Conversation exported/);
+    const said = (await note.textContent()) ?? '';
+    await hideNotifications(page);
+    assert.ok(said.includes('exported-chat.md'), said);
+    await until(() => existsSync(target), 10_000, 'the exported file');
+    const markdown = readFileSync(target, 'utf8');
+    assert.match(markdown, /### You/);
+    assert.match(markdown, /Echo: Hello export/);
+  });
+
+  it('looks right in the light theme', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await openChat(page);
+    await page.waitForTimeout(500);
+    await screenshot(page, 'e2e-chat-light');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  });
+});

@@ -1,0 +1,65 @@
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Emulator, RecordedRequest } from '../gateway-emulator';
+import { runCommand, webviewWith } from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+
+/** Opens the chat view through its command and returns the webview's frame. */
+export async function openChat(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'Model Gateway: Open Chat');
+  const frame = await webviewWith(page, 'textarea[aria-label="Message"]', 30_000);
+  await frame
+    .getByRole('textbox', { name: 'Message', exact: true })
+    .waitFor({ state: 'visible', timeout: 20_000 });
+  return frame;
+}
+
+/** Types a message into the composer and sends it with Enter. */
+export async function send(frame: FrameLocator, text: string): Promise<void> {
+  const box = frame.getByRole('textbox', { name: 'Message', exact: true });
+  await box.click();
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The messages of the transcript with the given accessible name prefix. */
+export function articles(frame: FrameLocator, name: RegExp | string): Locator {
+  return frame.getByRole('article', { name });
+}
+
+/** The emulator of the fixture (the e2e runner starts one in-process). */
+export function emulator(): Emulator {
+  const emu = e2e().gateway.emulator;
+  if (!emu) throw new Error('these tests need the in-process emulator');
+  return emu;
+}
+
+/** The body of the last chat request the gateway received. */
+export function lastChatRequest(): { model: string; messages: { role: string; content: string }[] } {
+  const request = [...emulator().requests]
+    .reverse()
+    .find((r: RecordedRequest) => r.path === '/v1/chat/completions');
+  if (!request) throw new Error('no chat request reached the gateway');
+  return request.body as { model: string; messages: { role: string; content: string }[] };
+}
+
+/** Polls until `check` is true (bounded). */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Normalises text as the DOM shows it, for comparing with the emulator's Markdown source. */
+export function visibleWords(text: string): string {
+  return text
+    .replace(/```[a-z]*\n?/g, '')
+    .replace(/[`*_#>|-]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

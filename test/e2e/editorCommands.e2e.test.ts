@@ -1,0 +1,159 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expectedCode } from '../gateway-emulator';
+import { readImageDimensions } from '../../src/images/pngInfo';
+import {
+  clickNotificationButton,
+  hideNotifications,
+  quickInput,
+  runCommand,
+  screenshot,
+  waitForNotification,
+  webviewWith,
+} from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+import { articles, emulator, until } from './chatHelpers';
+
+/** Opens a workspace file through Quick Open, as a user would. */
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-editor .view-lines').first().waitFor();
+  await page.locator('.monaco-editor .view-lines').first().click();
+}
+
+/** The text of the active editor, read from its rendered lines. */
+async function editorText(page: Page): Promise<string> {
+  return (await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(
+    /\u00a0/g,
+    ' ',
+  );
+}
+
+function imagesIn(folder: string): string[] {
+  return existsSync(folder) ? readdirSync(folder).sort() : [];
+}
+
+describe('Editor commands in the real editor', function () {
+  this.timeout(120_000);
+
+  it('Explain Selection streams the explanation into the chat with the quoted code', async () => {
+    const { page } = e2e();
+    await openFile(page, 'sample.ts');
+    await page.keyboard.press('Control+A');
+    await runCommand(page, 'Model Gateway: Explain Selection');
+    // The command itself reveals the chat view.
+    const frame = await webviewWith(page, 'textarea[aria-label="Message"]', 30_000);
+    const you = articles(frame, 'You').last();
+    await you.waitFor();
+    await until(
+      async () => (await you.innerText()).includes('export function add'),
+      15_000,
+      'the quoted code',
+    );
+    const answer = articles(frame, /^Assistant /).last();
+    await until(
+      async () => (await answer.innerText()).includes('Echo: Explain this typescript code'),
+      20_000,
+      'the explanation',
+    );
+    await screenshot(page, 'e2e-explain-selection');
+  });
+
+  it('Generate Code streams code into the editor, then Accept through the review', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'sample.ts');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Model Gateway: Generate Code');
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible' });
+    await input.fill('a function that multiplies two numbers');
+    await page.keyboard.press('Enter');
+    const accept = page.locator('.codelens-decoration a').filter({ hasText: 'Accept' });
+    await accept.waitFor({ timeout: 20_000 });
+    await screenshot(page, 'e2e-generate-code-review');
+    const text = await editorText(page);
+    for (const line of expectedCode('typescript')
+      .split('\n')
+      .filter((l) => l.trim())) {
+      assert.ok(text.includes(line.trim()), `generated line "${line}" is in the editor`);
+    }
+    assert.ok(!text.includes('```'));
+    await accept.click();
+    await page
+      .locator('.codelens-decoration a')
+      .filter({ hasText: 'Accept' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await runCommand(page, 'File: Revert File');
+  });
+
+  it('Generate Image: Enter accepts every default, the image is saved and opened', async () => {
+    const { page, folder } = e2e();
+    const target = join(folder, 'assets', 'generated');
+    const before = imagesIn(target);
+    await runCommand(page, 'Model Gateway: Generate Image');
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible' });
+    await input.fill('A red fox in the snow');
+    await page.keyboard.press('Enter');
+    for (const step of ['Size', 'Quality', 'How many images', 'Response format']) {
+      await page.locator('.quick-input-widget').filter({ hasText: step }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+    }
+    await waitForNotification(page, /Saved assets\/generated\/a-red-fox-in-the-snow-/, 30_000);
+    const added = imagesIn(target).filter((name) => !before.includes(name));
+    assert.equal(added.length, 1);
+    assert.match(added[0], /^a-red-fox-in-the-snow-\d{8}-\d{6}\.png$/);
+    const dims = readImageDimensions(new Uint8Array(readFileSync(join(target, added[0]))));
+    assert.deepEqual(dims, { format: 'png', width: 1024, height: 1024 });
+    await page.locator('.tab').filter({ hasText: added[0] }).waitFor({ timeout: 10_000 });
+    await screenshot(page, 'e2e-generate-image');
+    await hideNotifications(page);
+  });
+
+  it('Cancel on the image progress notification closes the request and leaves no file', async () => {
+    const { page, folder } = e2e();
+    const target = join(folder, 'assets', 'generated');
+    const before = imagesIn(target);
+    const requests = emulator().requests.length;
+    await runCommand(page, 'Model Gateway: Generate Image');
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible' });
+    await input.fill('A slow painting [[fault:image-delay:20000]]');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 4; i++) {
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Enter');
+    }
+    await until(
+      () =>
+        emulator()
+          .requests.slice(requests)
+          .some((r) => r.path === '/v1/images/generations'),
+      10_000,
+      'the image request',
+    );
+    const progress = await waitForNotification(page, /Generating 1 image/);
+    await clickNotificationButton(progress, 'Cancel');
+    await until(
+      () =>
+        emulator()
+          .requests.slice(requests)
+          .some((r) => r.clientClosed),
+      10_000,
+      'the gateway to see the cancel',
+    );
+    await page.waitForTimeout(500);
+    assert.deepEqual(imagesIn(target), before);
+    await hideNotifications(page);
+  });
+});

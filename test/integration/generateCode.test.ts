@@ -1,0 +1,197 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { expectedCode, startEmulator, type Emulator } from '../gateway-emulator';
+import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
+
+type GenerateCodeResult = { status: string; code?: string };
+
+const ORIGINAL = 'function add(a, b) {\n  return a + b;\n}\n\n// end\n';
+
+describe('Generate Code and inline edits (real editor)', () => {
+  let emulator: Emulator;
+  before(async () => {
+    emulator = await useEmulator();
+    await setKey();
+  });
+  after(async () => {
+    await setSetting('chat.model', undefined);
+    await emulator.close();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('modelGateway.rejectEdit');
+    await closeAllEditors();
+    emulator.reset();
+  });
+
+  it('inserts only code at the cursor, with no fences or prose', async () => {
+    const editor = await openFile('gen-cursor.js', ORIGINAL, 'javascript');
+    editor.selection = new vscode.Selection(3, 0, 3, 0);
+    const result = await vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+      instruction: 'a multiply function',
+    });
+    assert.equal(result.status, 'review');
+    const code = expectedCode('javascript');
+    assert.equal(result.code, code);
+    const text = editor.document.getText();
+    const cursor = ORIGINAL.indexOf('\n\n') + 1;
+    assert.equal(text, ORIGINAL.slice(0, cursor) + code + ORIGINAL.slice(cursor));
+    assert.ok(!text.includes('```'));
+    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+      messages: { content: string }[];
+    };
+    assert.match(sent.messages[0].content, /CODE ONLY/);
+    assert.match(sent.messages[0].content, /LANGUAGE: javascript/);
+  });
+
+  it('Accept leaves the whole generation as one undo step', async () => {
+    const editor = await openFile('gen-accept.js', ORIGINAL, 'javascript');
+    editor.selection = new vscode.Selection(0, 0, 2, 1);
+    await vscode.commands.executeCommand('modelGateway.generateCode', { instruction: 'rewrite it' });
+    assert.notEqual(editor.document.getText(), ORIGINAL);
+    assert.equal(await vscode.commands.executeCommand('modelGateway.acceptEdit'), true);
+    const accepted = editor.document.getText();
+    assert.ok(accepted.includes(expectedCode('javascript')));
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), ORIGINAL);
+    await vscode.commands.executeCommand('redo');
+    assert.equal(editor.document.getText(), accepted);
+  });
+
+  it('Reject restores the original text byte for byte', async () => {
+    const original = 'const s = "ünïcödé — ✓";\r\nconst t = 1;\r\n';
+    const editor = await openFile('gen-reject.js', original, 'javascript');
+    editor.selection = new vscode.Selection(0, 0, 1, 12);
+    await vscode.commands.executeCommand('modelGateway.generateCode', { instruction: 'rewrite' });
+    assert.notEqual(editor.document.getText(), original);
+    assert.equal(await vscode.commands.executeCommand('modelGateway.rejectEdit'), true);
+    assert.equal(editor.document.getText(), original);
+  });
+
+  it('typing elsewhere during the stream corrupts nothing', async () => {
+    await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
+    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 4 });
+    await setSetting('baseUrl', slow.url);
+    try {
+      const editor = await openFile('gen-typing.js', ORIGINAL, 'javascript');
+      editor.selection = new vscode.Selection(4, 0, 4, 0);
+      const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+        instruction: 'x',
+      });
+      await eventually(() => assert.ok(editor.document.getText().length > ORIGINAL.length), 10_000);
+      // The user types at the top of the file while the code streams in further down.
+      const typed = '// typed\n';
+      for (let i = 0; i < typed.length; i++) {
+        // An edit made against an older document version is refused, as for any extension; retry like a keystroke would land.
+        let landed = false;
+        for (let attempt = 0; attempt < 200 && !landed; attempt++) {
+          landed = await editor.edit((e) => e.insert(editor.document.positionAt(i), typed[i]));
+          if (!landed) await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        assert.ok(landed, `keystroke ${i} landed`);
+      }
+      const result = await running;
+      assert.equal(result.status, 'review');
+      const text = editor.document.getText();
+      const code = expectedCode('javascript');
+      assert.equal(text, typed + ORIGINAL.replace('// end\n', `${code}\n// end\n`));
+    } finally {
+      await setSetting('baseUrl', emulator.url);
+      await slow.close();
+    }
+  });
+
+  it('cancel closes the connection and leaves the document as it was', async () => {
+    const slow = await startEmulator({ port: 0, chunkDelayMs: 50, chunkSize: 2 });
+    await setSetting('baseUrl', slow.url);
+    try {
+      const editor = await openFile('gen-cancel.js', ORIGINAL, 'javascript');
+      editor.selection = new vscode.Selection(4, 0, 4, 0);
+      const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+        instruction: 'x',
+      });
+      await eventually(() => assert.ok(editor.document.getText().length > ORIGINAL.length), 10_000);
+      await vscode.commands.executeCommand('modelGateway.rejectEdit');
+      const result = await running;
+      assert.equal(result.status, 'cancelled');
+      await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
+      assert.equal(editor.document.getText(), ORIGINAL);
+    } finally {
+      await setSetting('baseUrl', emulator.url);
+      await slow.close();
+    }
+  });
+
+  it('a gateway error after partial output restores the original text', async () => {
+    const editor = await openFile('gen-error.js', ORIGINAL, 'javascript');
+    editor.selection = new vscode.Selection(4, 0, 4, 0);
+    const result = await vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+      instruction: 'x [[fault:reset-mid-stream]]',
+    });
+    assert.equal(result.status, 'failed');
+    assert.equal(editor.document.getText(), ORIGINAL);
+  });
+
+  it('refuses when no editor is open', async () => {
+    await closeAllEditors();
+    const result = await vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+      instruction: 'x',
+    });
+    assert.equal(result.status, 'unavailable');
+    assert.equal(emulator.requests.length, 0);
+  });
+
+  it('refuses a read-only document and sends nothing', async () => {
+    const registration = vscode.workspace.registerFileSystemProvider(
+      'mg-readonly',
+      new ReadOnlyFs(ORIGINAL),
+      {
+        isReadonly: true,
+      },
+    );
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('mg-readonly:/locked.js'));
+      await vscode.window.showTextDocument(doc);
+      const result = await vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+        instruction: 'x',
+      });
+      assert.equal(result.status, 'unavailable');
+      assert.equal(doc.getText(), ORIGINAL);
+      assert.equal(emulator.requests.length, 0);
+    } finally {
+      await closeAllEditors();
+      registration.dispose();
+    }
+  });
+});
+
+/** A real read-only file system with one file, to open a document VS Code treats as read-only. */
+class ReadOnlyFs implements vscode.FileSystemProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  constructor(private readonly text: string) {}
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(): vscode.FileStat {
+    return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: this.text.length };
+  }
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+  readFile(): Uint8Array {
+    return new TextEncoder().encode(this.text);
+  }
+  writeFile(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+}

@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../gateway-emulator';
+
+export const TEST_KEY = 'sk-integration-test-key-5f1c0a';
+
+/** Starts an emulator inside the extension host and points the extension at it. */
+export async function useEmulator(): Promise<Emulator> {
+  const emulator = await startEmulator({ port: 0 });
+  await setSetting('baseUrl', emulator.url);
+  await setSetting('network.retries', 0);
+  return emulator;
+}
+
+/** Updates a `modelGateway.*` setting globally and waits until the extension sees it. */
+export async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace
+    .getConfiguration('modelGateway')
+    .update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Stores a key through the real command (its automation option skips the input box). */
+export async function setKey(key = TEST_KEY): Promise<void> {
+  const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', { key });
+  assert.equal(ok, true);
+}
+
+/** The workspace folder the harness opened. */
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the harness opens a workspace folder');
+  return folder.uri;
+}
+
+/** Opens a new file in the workspace with the given text and shows it. */
+export async function openFile(name: string, text: string, language?: string): Promise<vscode.TextEditor> {
+  const uri = vscode.Uri.joinPath(workspaceRoot(), name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const typed = language ? await vscode.languages.setTextDocumentLanguage(doc, language) : doc;
+  return vscode.window.showTextDocument(typed);
+}
+
+/** Waits until `check` passes, polling; fails with its last error after `timeoutMs`. */
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      last = error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw last;
+}
+
+/** Closes all editors without saving prompts. */
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}

@@ -1,0 +1,101 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { expectedAnswer, startEmulator, type Emulator } from '../gateway-emulator';
+import { setKey, useEmulator } from './helpers';
+
+describe('Language model provider (vscode.lm, real extension host)', () => {
+  let emulator: Emulator;
+  before(async () => {
+    await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
+    emulator = await useEmulator();
+    await setKey();
+  });
+  after(() => emulator.close());
+  beforeEach(() => emulator.reset());
+
+  async function model(id = 'alpha-sonnet-4-5-20250929'): Promise<vscode.LanguageModelChat> {
+    const models = await vscode.lm.selectChatModels({ vendor: 'modelgateway', id });
+    assert.equal(models.length, 1, `model ${id} is offered`);
+    return models[0];
+  }
+
+  it('offers every catalogue model with a 200K input limit', async () => {
+    const models = await vscode.lm.selectChatModels({ vendor: 'modelgateway' });
+    const ids = models.map((m) => m.id);
+    for (const id of [
+      'alpha-opus-4-5-20251101',
+      'alpha-sonnet-4-5-20250929-thinking',
+      'alpha-haiku-3-5-20241022',
+    ]) {
+      assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
+    }
+    assert.ok(models.every((m) => m.maxInputTokens === 200_000));
+  });
+
+  it('streams exactly the gateway text through sendRequest, with system and assistant turns mapped', async () => {
+    const chat = await model();
+    const messages = [
+      vscode.LanguageModelChatMessage.User('first question'),
+      vscode.LanguageModelChatMessage.Assistant('first answer'),
+      vscode.LanguageModelChatMessage.User('What is a closure?'),
+    ];
+    const response = await chat.sendRequest(messages, {}, new vscode.CancellationTokenSource().token);
+    let text = '';
+    for await (const piece of response.text) text += piece;
+    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+      model: string;
+      messages: { role: string; content: string }[];
+    };
+    assert.equal(text, expectedAnswer(sent));
+    assert.deepEqual(
+      sent.messages.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
+    assert.equal(sent.model, 'alpha-sonnet-4-5-20250929');
+  });
+
+  it('cancellation closes the gateway connection', async () => {
+    const slow = await startEmulator({ port: 0, chunkDelayMs: 50, chunkSize: 2 });
+    await vscode.workspace
+      .getConfiguration('modelGateway')
+      .update('baseUrl', slow.url, vscode.ConfigurationTarget.Global);
+    try {
+      const chat = await model();
+      const source = new vscode.CancellationTokenSource();
+      const response = await chat.sendRequest(
+        [vscode.LanguageModelChatMessage.User('long please')],
+        {},
+        source.token,
+      );
+      const iterator = response.text[Symbol.asyncIterator]();
+      await iterator.next();
+      source.cancel();
+      await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
+    } finally {
+      await vscode.workspace
+        .getConfiguration('modelGateway')
+        .update('baseUrl', emulator.url, vscode.ConfigurationTarget.Global);
+      await slow.close();
+    }
+  });
+
+  it('a 401 surfaces the Set API Key message', async () => {
+    const chat = await model();
+    await assert.rejects(
+      async () => {
+        const response = await chat.sendRequest(
+          [vscode.LanguageModelChatMessage.User('hi [[fault:status:401]]')],
+          {},
+          new vscode.CancellationTokenSource().token,
+        );
+        for await (const _ of response.text) void _;
+      },
+      (error: Error) => /Set API Key/.test(error.message),
+    );
+  });
+
+  it('counts tokens with the documented estimate', async () => {
+    const chat = await model();
+    assert.equal(await chat.countTokens('abcdefgh'), 2);
+  });
+});

@@ -1,0 +1,200 @@
+// Soak in the real extension host: many streamed chats, one after another and 50 at once, through the
+// extension's `@gateway` handler and its `vscode.lm` provider, against the harness's emulator over HTTP
+// (it runs in the harness process, so this process's heap and handles are the extension host's alone).
+// Every answer must equal the emulator's deterministic answer; the heap must stay flat after warm-up and
+// no socket, timer or listener may be left behind. MODEL_GATEWAY_SOAK=long (npm run soak) runs 1,000
+// sequential chats; npm test runs 150.
+import * as assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import * as vscode from 'vscode';
+import { startEmulator } from '../../gateway-emulator';
+import { setKey, setSetting } from '../../integration/helpers';
+import { resourceCounts, resourceGrowth, type ResourceCounts } from './faultProbes';
+import {
+  SOAK_SYSTEM_PROMPT,
+  chatThroughLanguageModel,
+  chatThroughParticipant,
+  gatewayHandler,
+  gatewayModel,
+  type ChatOutcome,
+} from './soakChats';
+
+const LONG = process.env.MODEL_GATEWAY_SOAK === 'long';
+const SEQUENTIAL = LONG ? 1000 : 150;
+const CONCURRENT = 50;
+/** Chats before the heap baseline is taken (JIT, connection pool and caches settle). */
+const WARM_UP = LONG ? 100 : 50;
+/** Heap samples are taken every this many sequential chats after warm-up. */
+const SAMPLE_EVERY = LONG ? 100 : 25;
+const HEAP_TOLERANCE = 0.1;
+const MODELS = [
+  'alpha-sonnet-4-5-20250929',
+  'alpha-haiku-3-5-20241022',
+  'alpha-sonnet-4-5-20250929-thinking',
+];
+const CHANGED_SETTINGS = ['baseUrl', 'chat.systemPrompt', 'network.retries'];
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A full garbage collection: the extension host runs without --expose-gc, so the flag is set at run
+ * time and `gc` is taken from a fresh context (V8 installs it there once the flag is on).
+ */
+function collector(): () => void {
+  setFlagsFromString('--expose_gc');
+  const gc = runInNewContext('gc') as unknown;
+  assert.equal(typeof gc, 'function', 'V8 exposes gc once --expose_gc is set');
+  return gc as () => void;
+}
+
+/** heapUsed after full collections: the median of three, so one stray allocation does not count. */
+async function heapAfterGc(gc: () => void): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await sleep(20);
+    gc();
+    samples.push(process.memoryUsage().heapUsed);
+  }
+  return samples.sort((a, b) => a - b)[1];
+}
+
+/** Waits (bounded) until idle keep-alive sockets and timers are back within the slack of `before`. */
+async function settle(before: ResourceCounts, timeoutMs: number): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let growth = resourceGrowth(before, resourceCounts());
+  while (growth.length > 0 && Date.now() < deadline) {
+    await sleep(200);
+    growth = resourceGrowth(before, resourceCounts());
+  }
+  return growth;
+}
+
+function assertCorrect(outcome: ChatOutcome, what: string): void {
+  if (outcome.text === outcome.expected) return;
+  assert.fail(
+    `${what} (${outcome.via}, ${outcome.model}): got ${outcome.text.length} characters, expected ` +
+      `${outcome.expected.length}; first difference at ${[...outcome.text].findIndex((c, i) => c !== outcome.expected[i])}`,
+  );
+}
+
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
+
+describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed chats in the real extension host`, function () {
+  this.timeout(LONG ? 3_000_000 : 240_000);
+  const previous = new Map<string, unknown>();
+  let handler: vscode.ChatRequestHandler;
+  let gc: () => void;
+  let baselineHeap = 0;
+  let baselineResources: ResourceCounts;
+  const heapSamples: { after: string; heapUsed: number }[] = [];
+
+  before(async () => {
+    const url = process.env.MODEL_GATEWAY_EMULATOR_URL;
+    assert.ok(url, 'the harness passes its emulator URL');
+    const config = vscode.workspace.getConfiguration('modelGateway');
+    for (const key of CHANGED_SETTINGS) previous.set(key, config.inspect(key)?.globalValue);
+    handler = await gatewayHandler();
+    await setSetting('baseUrl', url);
+    await setSetting('chat.systemPrompt', SOAK_SYSTEM_PROMPT);
+    await setSetting('network.retries', 0);
+    await setKey();
+    gc = collector();
+  });
+
+  after(async () => {
+    for (const [key, value] of previous) await setSetting(key, value);
+    const line = heapSamples.map((s) => `${s.after}: ${mb(s.heapUsed)}`).join(', ');
+    console.log(`[integration] soak heap after gc (baseline ${mb(baselineHeap)}): ${line}`);
+  });
+
+  /** Records a heap sample and checks it against the baseline. */
+  async function checkHeap(after: string): Promise<void> {
+    const heapUsed = await heapAfterGc(gc);
+    heapSamples.push({ after, heapUsed });
+    const change = (heapUsed - baselineHeap) / baselineHeap;
+    assert.ok(
+      Math.abs(change) <= HEAP_TOLERANCE,
+      `heap after ${after} is ${mb(heapUsed)}, ${(change * 100).toFixed(1)}% from the baseline ${mb(baselineHeap)}`,
+    );
+  }
+
+  it(`${SEQUENTIAL} sequential chats: every answer exact, heap flat after warm-up`, async () => {
+    const started = Date.now();
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      const model = await gatewayModel(MODELS[i % MODELS.length]);
+      const prompt = `Soak question ${i}: what does step ${i * 7} do?`;
+      // One chat in four goes through the language model provider, the rest through @gateway.
+      const outcome =
+        i % 4 === 3
+          ? await chatThroughLanguageModel(model, prompt)
+          : await chatThroughParticipant(handler, model, prompt);
+      assertCorrect(outcome, `sequential chat ${i}`);
+      if (i + 1 === WARM_UP) {
+        baselineHeap = await heapAfterGc(gc);
+        baselineResources = await settleBaseline();
+      } else if (i + 1 > WARM_UP && (i + 1) % SAMPLE_EVERY === 0) {
+        await checkHeap(`${i + 1} chats`);
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `[integration] soak: ${SEQUENTIAL} sequential chats in ${seconds.toFixed(1)} s (${((seconds * 1000) / SEQUENTIAL).toFixed(1)} ms each)`,
+    );
+    await checkHeap(`all ${SEQUENTIAL} sequential chats`);
+  });
+
+  it(`${CONCURRENT} concurrent chats: every answer exact and they really overlap`, async () => {
+    assert.ok(baselineResources, 'the sequential soak ran first');
+    // The harness's emulator sends a whole answer at once; a second one, paced at 4 ms a chunk, makes
+    // the 50 answers really stream side by side. It runs in this process and is closed before measuring.
+    const paced = await startEmulator({ port: 0, chunkDelayMs: 4 });
+    const started = Date.now();
+    try {
+      await setSetting('baseUrl', paced.url);
+      const chats = Array.from({ length: CONCURRENT }, async (_, i) => {
+        const model = await gatewayModel(MODELS[i % MODELS.length]);
+        // Half the chats get the Markdown sample (many chunks), half a distinct echo answer.
+        const prompt = i % 2 === 0 ? `Concurrent ${i} [[answer:markdown]]` : `Concurrent question ${i}`;
+        return i % 5 === 4
+          ? chatThroughLanguageModel(model, prompt)
+          : chatThroughParticipant(handler, model, prompt);
+      });
+      const outcomes = await Promise.all(chats);
+      outcomes.forEach((outcome, i) => assertCorrect(outcome, `concurrent chat ${i}`));
+      const chatRequests = paced.requests.filter((r) => r.path === '/v1/chat/completions');
+      assert.equal(chatRequests.length, CONCURRENT, 'one request per chat');
+      assert.ok(
+        chatRequests.every((r) => r.responseEnded && !r.clientClosed),
+        'every response was read to its end',
+      );
+      const firstEnd = Math.min(...outcomes.map((o) => o.endedAt));
+      const streamingAtFirstEnd = outcomes.filter((o) => o.firstAt > 0 && o.firstAt <= firstEnd).length;
+      console.log(
+        `[integration] soak: ${CONCURRENT} concurrent chats in ${Date.now() - started} ms; ${streamingAtFirstEnd} were streaming when the first one ended`,
+      );
+      assert.ok(
+        streamingAtFirstEnd >= 10,
+        `the answers streamed side by side (${streamingAtFirstEnd} at once)`,
+      );
+    } finally {
+      await setSetting('baseUrl', process.env.MODEL_GATEWAY_EMULATOR_URL);
+      await paced.close();
+    }
+    await checkHeap(`${CONCURRENT} concurrent chats`);
+  });
+
+  it('no socket, timer or listener is left behind', async () => {
+    assert.ok(baselineResources, 'the sequential soak ran first');
+    // Idle keep-alive connections of the pool close after the server's keep-alive time-out (5 s).
+    const growth = await settle(baselineResources, 20_000);
+    assert.deepEqual(growth, [], `handles over the baseline ${JSON.stringify(baselineResources)}`);
+  });
+
+  /** The resource baseline once idle pooled connections from the warm-up have closed. */
+  async function settleBaseline(): Promise<ResourceCounts> {
+    await sleep(6000);
+    return resourceCounts();
+  }
+});

@@ -1,0 +1,288 @@
+// §3 Secrets through the real UI: the key is typed into the Set API Key password box, then Test Connection,
+// the chat (an answer, an in-stream error, a refused key), Explain Selection and Generate Image run from the
+// palette and the webview. Then the key (raw, base64, URL-encoded) is searched for in the webview's DOM, the
+// notifications, the browser's storage (where code-server keeps global and workspace state: IndexedDB and
+// localStorage), every file of the editor's data folder and the workspace, and code-server's log, before
+// and after a window reload.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { hideNotifications, quickInput, runCommand, waitForNotification } from '../../harness/browser';
+import { e2e } from '../../harness/e2eFixture';
+import { resultsDir } from '../../harness/paths';
+import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
+import { chatDocument, ensureFixtureGateway } from './xssFrame';
+
+const KEY = 'sk-uiSecret_Wq7+Lp/3=Zx9Tb';
+const STATE_MARKER = 'secretsUiStateMarker';
+const FORMS: Record<string, string> = {
+  raw: KEY,
+  base64: Buffer.from(KEY).toString('base64'),
+  base64url: Buffer.from(KEY).toString('base64url'),
+  'base64 Bearer': Buffer.from(`Bearer ${KEY}`).toString('base64'),
+  'URL-encoded': encodeURIComponent(KEY),
+  'form-encoded': new URLSearchParams({ k: KEY }).toString().slice(2),
+};
+
+function keyForms(text: string | Buffer): string[] {
+  return Object.entries(FORMS).flatMap(([name, form]) => (text.includes(form) ? [name] : []));
+}
+
+function filesWithKey(dir: string, seen: { files: number }): string[] {
+  const hits: string[] = [];
+  const walk = (path: string): void => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      const stat = statSync(full, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) walk(full);
+      else if (stat.isFile() && stat.size < 100_000_000) {
+        seen.files++;
+        const forms = keyForms(readFileSync(full));
+        if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
+      }
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return hits;
+}
+
+/** Every IndexedDB record and localStorage/sessionStorage entry of the workbench origin, as `where → text`. */
+function browserStorage(page: Page): Promise<{ where: string; text: string }[]> {
+  return page.evaluate(async () => {
+    const out: { where: string; text: string }[] = [];
+    const decode = (value: unknown): string => {
+      if (value instanceof Uint8Array || value instanceof ArrayBuffer)
+        return new TextDecoder().decode(value instanceof ArrayBuffer ? new Uint8Array(value) : value);
+      return typeof value === 'string'
+        ? value
+        : JSON.stringify(value, (_k, v: unknown) =>
+            v instanceof Uint8Array ? new TextDecoder().decode(v) : v,
+          );
+    };
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(info.name!);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const storeName of Array.from(db.objectStoreNames)) {
+        const store = db.transaction(storeName, 'readonly').objectStore(storeName);
+        const [keys, values] = await Promise.all(
+          [store.getAllKeys(), store.getAll()].map(
+            (request) =>
+              new Promise<unknown[]>((resolve, reject) => {
+                request.onsuccess = () => resolve(request.result as unknown[]);
+                request.onerror = () => reject(request.error);
+              }),
+          ),
+        );
+        keys.forEach((key, i) =>
+          out.push({ where: `indexedDB ${info.name}/${storeName}/${decode(key)}`, text: decode(values[i]) }),
+        );
+      }
+      db.close();
+    }
+    for (const [name, storage] of [
+      ['localStorage', localStorage],
+      ['sessionStorage', sessionStorage],
+    ] as const) {
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i) ?? '';
+        out.push({ where: `${name} ${key}`, text: `${key} ${storage.getItem(key) ?? ''}` });
+      }
+    }
+    return out;
+  });
+}
+
+describe('Secrets through the real UI (code-server)', function () {
+  this.timeout(300_000);
+
+  /** Everywhere the key must not be, searched at once; returns the hits. */
+  async function search(page: Page, label: string, expectState = false): Promise<string[]> {
+    const { server, folder } = e2e();
+    const seen = { files: 0 };
+    const hits = [
+      ...filesWithKey(server.userDataDir, seen),
+      ...filesWithKey(folder, seen),
+      ...filesWithKey(join(resultsDir('logs')), seen),
+    ];
+    const storage = await browserStorage(page);
+    for (const entry of storage) {
+      const forms = keyForms(entry.text);
+      if (forms.length) hits.push(`${entry.where}: ${forms.join(', ')}`);
+    }
+    console.log(`      ${label}: ${seen.files} files and ${storage.length} browser storage entries searched`);
+    if (expectState) {
+      assert.ok(
+        storage.some((entry) => entry.text.includes(STATE_MARKER)),
+        'the instruction history (global state) is among what was searched',
+      );
+      assert.ok(
+        storage.some((entry) => entry.text.includes('sample.ts')),
+        'the editor history (workspace state) is among what was searched',
+      );
+    }
+    return hits;
+  }
+
+  after(async () => {
+    // Later UI tests use the fixture's key again (the environment variable).
+    const { page } = e2e();
+    await runCommand(page, 'Model Gateway: Clear API Key');
+    await waitForNotification(page, /API key cleared/);
+    await hideNotifications(page);
+  });
+
+  it('a session of every feature leaves the key in no DOM, message, storage, state, log or file', async () => {
+    await ensureFixtureGateway();
+    const { page } = e2e();
+    await runCommand(page, 'Model Gateway: Set API Key');
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible' });
+    assert.equal(await input.getAttribute('type'), 'password');
+    await input.fill(KEY);
+    await page.keyboard.press('Enter');
+    await waitForNotification(page, /API key saved in SecretStorage/);
+    await hideNotifications(page);
+
+    await runCommand(page, 'Model Gateway: Test Connection');
+    await waitForNotification(page, /connected, \d+ ms/);
+    await hideNotifications(page);
+    const sent = emulator()
+      .requests.filter((r) => r.path === '/v1/chat/completions')
+      .at(-1);
+    assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the typed key is the one in use');
+
+    const frame = await openChat(page);
+    await runCommand(page, 'Model Gateway: New Chat');
+    for (const [message, expected] of [
+      ['Hello there', /Echo: Hello there/],
+      ['Break [[fault:in-stream-error]]', /Echo|rror/],
+      ['Refuse [[fault:status:401]]', /API key/],
+    ] as const) {
+      const before = emulator().requests.length;
+      await send(frame, message);
+      await until(
+        () =>
+          emulator()
+            .requests.slice(before)
+            .some((r) => r.responseEnded),
+        20_000,
+        message,
+      );
+      const answer = articles(frame, /^Assistant /).last();
+      await until(async () => expected.test(await answer.innerText()), 20_000, `${message} shown`);
+      await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
+    }
+
+    // A new conversation, so the 401 marker above does not apply to the explanation.
+    await runCommand(page, 'Model Gateway: New Chat');
+    await until(async () => (await frame.getByRole('article').count()) === 0, 10_000, 'the new chat');
+    // Quick Open from the workbench (a key press inside the webview stays there). The chat view taking
+    // focus as New Chat ends can close Quick Open again, so a closed one is opened again (bounded).
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('Control+P');
+      await quickInput(page).waitFor({ state: 'visible' });
+      try {
+        await quickInput(page).fill('sample.ts', { timeout: 5000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+    await page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ hasText: 'sample.ts' })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+A');
+    const beforeExplain = emulator().requests.length;
+    await runCommand(page, 'Model Gateway: Explain Selection');
+    await until(
+      () =>
+        emulator()
+          .requests.slice(beforeExplain)
+          .some((r) => r.responseEnded),
+      20_000,
+      'explain',
+    );
+
+    // Generate Code keeps its instruction history in global state: the marker proves that state is searched.
+    await page.locator('.monaco-editor .view-lines').first().click();
+    const beforeCode = emulator().requests.length;
+    await runCommand(page, 'Model Gateway: Generate Code');
+    await quickInput(page).waitFor({ state: 'visible' });
+    await quickInput(page).fill(`${STATE_MARKER} add a comment`);
+    await page.keyboard.press('Enter');
+    await until(
+      () =>
+        emulator()
+          .requests.slice(beforeCode)
+          .some((r) => r.responseEnded),
+      20_000,
+      'code',
+    );
+    await runCommand(page, 'Model Gateway: Reject Edit');
+
+    await runCommand(page, 'Model Gateway: Generate Image');
+    await quickInput(page).waitFor({ state: 'visible' });
+    await quickInput(page).fill('a lock without a key');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 4; i++) {
+      await page.waitForTimeout(300);
+      if (await quickInput(page).isVisible()) await page.keyboard.press('Enter');
+    }
+    const images = join(e2e().folder, 'assets', 'generated');
+    await until(
+      () => existsSync(images) && readdirSync(images).some((n) => n.startsWith('a-lock-without-a-key')),
+      30_000,
+      'the image file',
+    );
+    // The image editor opening can close the palette under the helper: retry the notification centre.
+    for (let attempt = 1; ; attempt++) {
+      const found = await waitForNotification(page, /Saved /, 10_000).then(
+        () => true,
+        (error: unknown) => {
+          if (attempt >= 3) throw error;
+          return false;
+        },
+      );
+      if (found) break;
+      await page.keyboard.press('Escape');
+    }
+
+    const doc = await chatDocument(page);
+    const dom = await doc.evaluate(() => document.documentElement.outerHTML + document.body.innerText);
+    assert.deepEqual(keyForms(dom), [], 'the key is in the webview DOM');
+    const notes =
+      (await page
+        .locator('.notifications-center')
+        .innerText()
+        .catch(() => '')) || '';
+    assert.ok(notes.length > 0, 'the notification center was read');
+    assert.deepEqual(keyForms(notes), [], 'the key is in a notification');
+    const workbench = await page.evaluate(() => document.body.innerText);
+    assert.deepEqual(keyForms(workbench), [], 'the key is shown in the workbench');
+    await hideNotifications(page);
+
+    assert.deepEqual(await search(page, 'during the session'), []);
+    // A reload ends the extension host (conversations flushed, state written) and starts a new one.
+    await e2e().reload();
+    assert.deepEqual(await search(page, 'after a reload', true), []);
+    const reopened = await openChat(page);
+    await until(
+      async () => (await articles(reopened, /^Assistant /).count()) > 0,
+      20_000,
+      'the conversation after the reload',
+    );
+    const restored = await (await chatDocument(page)).evaluate(() => document.documentElement.outerHTML);
+    assert.deepEqual(keyForms(restored), [], 'the key is in the restored webview');
+  });
+});

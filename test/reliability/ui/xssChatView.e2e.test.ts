@@ -1,0 +1,130 @@
+// §2 Hostile model output in the real editor: a seeded sample of the corpus (every category) is sent in the
+// real chat view, echoed back by the emulator as the model's streamed answer, and rendered by the real
+// webview under the CSP the host sets. Nothing runs, nothing leaves the webview, everything shows as text.
+import * as assert from 'node:assert/strict';
+import type { Request } from 'playwright-core';
+import { runCommand } from '../../harness/browser';
+import { e2e } from '../../harness/e2eFixture';
+import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
+import { visibleMarker } from '../../webview/xssCorpus';
+import { hostileCorpus, type HostileVector } from '../webview/xssCorpus';
+import { runSeed, seededRandom, startCanary } from '../webview/xssPage';
+import { chatDocument, ensureFixtureGateway, installTripwire, tripwire } from './xssFrame';
+
+const PER_CATEGORY = 6;
+/** The emulator echoes the first 200 characters of the message. */
+const ECHOED = 200;
+const HEAD = 'v\n\n';
+
+/** A seeded sample with every category, packed into messages the emulator echoes whole. */
+function sampleMessages(corpus: HostileVector[], seed: number): HostileVector[][] {
+  const random = seededRandom(seed);
+  const fits = corpus.filter((v) => HEAD.length + v.markdown.length <= ECHOED && !v.markdown.includes('\0'));
+  const picked = [...new Set(fits.map((v) => v.category))].flatMap((category) =>
+    fits
+      .filter((v) => v.category === category)
+      .map((v) => ({ v, r: random() }))
+      .sort((a, b) => a.r - b.r)
+      .slice(0, PER_CATEGORY)
+      .map(({ v }) => v),
+  );
+  const messages: HostileVector[][] = [];
+  for (const vector of picked) {
+    const last = messages.at(-1);
+    const length = (list: HostileVector[]): number =>
+      HEAD.length + list.map((v) => v.markdown).join('\n\n').length;
+    if (last && length([...last, vector]) <= ECHOED) last.push(vector);
+    else messages.push([vector]);
+  }
+  return messages;
+}
+
+describe('Hostile model output in the real chat view (code-server, emulator)', function () {
+  this.timeout(300_000);
+
+  it('a seeded sample of every category, streamed as answers, runs nothing, loads nothing, shows as text', async () => {
+    await ensureFixtureGateway();
+    const { page } = e2e();
+    const seed = runSeed();
+    const canary = await startCanary();
+    try {
+      const messages = sampleMessages(hostileCorpus(canary.origin), seed);
+      const count = messages.flat().length;
+      console.log(`      seed ${seed}: ${count} vectors in ${messages.length} messages`);
+      const frame = await openChat(page);
+      await runCommand(page, 'Model Gateway: New Chat');
+      const doc = await chatDocument(page);
+      await installTripwire(doc);
+      // Controls: the tripwire counts, and the host's CSP is in force and reports what it blocks.
+      const control = await doc.evaluate(async (origin) => {
+        (window as unknown as { __xss: () => void }).__xss();
+        new Image().src = `${origin}/control.png`;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content');
+      }, canary.origin);
+      assert.match(String(control), /default-src 'none'.*connect-src 'none'/);
+      const probed = await tripwire(doc);
+      assert.equal(probed.xss, 1);
+      assert.ok(
+        probed.violations.some((v) => v.startsWith('img-src')),
+        probed.violations.join(', '),
+      );
+      assert.deepEqual(canary.hits, []);
+      await installTripwire(doc);
+      const leaving: string[] = [];
+      const onRequest = (request: Request): void => {
+        const url = request.url();
+        const fromChat = request.frame() === doc;
+        if (
+          url.includes('evil.invalid') ||
+          url.startsWith(canary.origin) ||
+          (fromChat && !url.startsWith(e2e().server.url))
+        )
+          leaving.push(url);
+      };
+      page.on('request', onRequest);
+      try {
+        for (const [i, vectors] of messages.entries()) {
+          const before = emulator().requests.length;
+          await send(frame, HEAD + vectors.map((v) => v.markdown).join('\n\n'));
+          await until(
+            () =>
+              emulator()
+                .requests.slice(before)
+                .some((r) => r.responseEnded),
+            20_000,
+            `answer ${i}`,
+          );
+          const answer = articles(frame, /^Assistant /).last();
+          await until(async () => (await answer.innerText()).includes('Echo: v'), 20_000, `echo ${i}`);
+          await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
+          const shown = await answer.innerText();
+          for (const vector of vectors) {
+            const marker = visibleMarker(vector);
+            if (marker) assert.ok(shown.includes(marker), `not shown as text: ${vector.markdown}`);
+          }
+        }
+        // Hover and click every link the answers rendered.
+        const links = await frame.locator('.markdown a').all();
+        for (const link of links.slice(0, 20)) await link.hover({ timeout: 5000 }).catch(() => undefined);
+        await page.waitForTimeout(500);
+        const seen = await tripwire(doc);
+        assert.equal(seen.xss, 0, 'a vector executed');
+        assert.deepEqual(seen.violations, [], 'the CSP had to stop something');
+        assert.deepEqual(leaving, [], 'requests left the webview');
+        assert.deepEqual(canary.hits, [], 'the canary was reached');
+        const live = await doc.evaluate(
+          () =>
+            document.querySelectorAll(
+              'article script, article iframe, article img, article svg, article math, article object, article embed, article style, article [onerror], article [onload], article [style]',
+            ).length,
+        );
+        assert.equal(live, 0, 'live hostile elements in the transcript');
+      } finally {
+        page.off('request', onRequest);
+      }
+    } finally {
+      await canary.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import { codeGenerationMessages, explainRequestText, fitToRange } from '../../../src/chat/prompts';
+
+describe('editor prompts', () => {
+  const context = {
+    fileName: 'src/a.ts',
+    languageId: 'typescript',
+    selection: '',
+    before: 'const a = 1;',
+    after: '',
+  };
+
+  it('asks for code only, in the document language', () => {
+    const [system, user] = codeGenerationMessages('add a helper', context);
+    assert.equal(system.role, 'system');
+    assert.match(system.content, /CODE ONLY/);
+    assert.match(system.content, /LANGUAGE: typescript/);
+    assert.match(user.content, /insert at the cursor/);
+    assert.match(user.content, /Instruction: add a helper/);
+    assert.ok(user.content.includes('const a = 1;'));
+  });
+
+  it('asks for a rewrite when there is a selection', () => {
+    const [, user] = codeGenerationMessages('rename x', { ...context, selection: 'let x = 2;' });
+    assert.match(user.content, /Rewrite the selected code/);
+    assert.ok(user.content.includes('let x = 2;'));
+  });
+
+  it('fences code containing backticks with a longer fence', () => {
+    const [, user] = codeGenerationMessages('x', { ...context, selection: 'const s = ```;' });
+    assert.ok(user.content.includes('````\nconst s = ```;\n````'));
+  });
+
+  it('names the file and language in an explanation request', () => {
+    const text = explainRequestText('src/a.ts', 'typescript', 'before', 'after');
+    assert.match(text, /typescript code from src\/a\.ts/);
+    assert.ok(text.includes('before') && text.includes('after'));
+  });
+});
+
+describe('fitToRange', () => {
+  it('keeps the trailing newline of a rewritten selection of whole lines', () => {
+    assert.equal(fitToRange('a()', 'b()\n', '', true), 'a()\n');
+  });
+  it('separates code inserted at the start of a non-empty line', () => {
+    assert.equal(fitToRange('a()', '', '// end', true), 'a()\n');
+  });
+  it('leaves code on an empty line or mid-line alone', () => {
+    assert.equal(fitToRange('a()', '', '', true), 'a()');
+    assert.equal(fitToRange('a()', '', 'rest', false), 'a()');
+  });
+});

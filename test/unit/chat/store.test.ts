@@ -1,0 +1,157 @@
+import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { appendToTurn, createConversation, startAssistantTurn } from '../../../src/chat/conversation';
+import { ConversationStore } from '../../../src/chat/store';
+import { NodeStoreFs } from './nodeStoreFs';
+import { sample, sleep, useTempStore } from './storeFixtures';
+
+describe('chat/store (real temp directory)', function () {
+  const ctx = useTempStore();
+  it('lists nothing in a fresh folder without writing anything', async () => {
+    assert.deepEqual(await ctx.store.list(), { summaries: [], problems: [] });
+    assert.equal(ctx.fs.count('writeFile'), 0);
+  });
+
+  it('saves, lists newest first and loads back, in the documented layout', async () => {
+    const first = sample('a', 'First', 1000);
+    await ctx.store.save(first);
+    await ctx.store.save(sample('b', 'Second', 2000));
+    const { summaries, problems } = await ctx.store.list();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      summaries.map((s) => [s.id, s.title, s.turnCount]),
+      [
+        ['b', 'Second', 2],
+        ['a', 'First', 2],
+      ],
+    );
+    const fresh = ctx.reopen();
+    assert.deepEqual((await fresh.load('a')).conversation, first);
+    assert.deepEqual(await fresh.load('missing'), { conversation: undefined, problems: [] });
+    const file = JSON.parse(await fsp.readFile(ctx.convFile('a'), 'utf8')) as { version: number };
+    assert.equal(file.version, 1);
+    const index = JSON.parse(await fsp.readFile(join(ctx.root, 'index.json'), 'utf8')) as {
+      conversations: unknown[];
+    };
+    assert.equal(index.conversations.length, 2);
+    assert.deepEqual((await fsp.readdir(join(ctx.root, 'conversations'))).sort(), ['a.json', 'b.json']);
+  });
+
+  it('lists 400 conversations quickly from the index, and can rebuild it', async function () {
+    this.timeout(60_000);
+    await Promise.all(Array.from({ length: 400 }, (_, i) => ctx.store.save(sample(`c${i}`, `Chat ${i}`, i))));
+    const fresh = new NodeStoreFs();
+    const reader = new ConversationStore(fresh, ctx.root);
+    const start = performance.now();
+    const { summaries, problems } = await reader.list();
+    const elapsed = performance.now() - start;
+    assert.equal(summaries.length, 400);
+    assert.deepEqual(problems, []);
+    assert.equal(summaries[0].id, 'c399');
+    assert.equal(fresh.count('readFile'), 1, 'only index.json is read');
+    assert.ok(elapsed < 500, `list took ${elapsed.toFixed(0)} ms`);
+    await fsp.rm(join(ctx.root, 'index.json'));
+    assert.equal((await ctx.reopen().list()).summaries.length, 400);
+  });
+
+  it('scheduleSave coalesces a burst into one write and flush writes the latest state', async () => {
+    const conv = sample('s');
+    const turn = startAssistantTurn(conv, 'model-x');
+    for (let i = 0; i < 100; i++) {
+      appendToTurn(conv, turn.id, { text: `t${i} ` });
+      ctx.store.scheduleSave(conv);
+    }
+    await ctx.store.flush();
+    assert.equal(ctx.fs.count('writeFile', 's.json'), 1);
+    const saved = (await ctx.reopen().load('s')).conversation;
+    assert.ok(saved?.turns[2].content.endsWith('t99 '));
+  });
+
+  it('scheduleSave saves by itself within the interval and at most once per interval', async () => {
+    const conv = sample('t');
+    const turn = startAssistantTurn(conv, 'model-x');
+    const started = Date.now();
+    while (Date.now() - started < 400) {
+      appendToTurn(conv, turn.id, { text: 'x' });
+      ctx.store.scheduleSave(conv);
+      await sleep(5);
+    }
+    await sleep(120);
+    const writes = ctx.fs.count('writeFile', 't.json');
+    assert.ok(writes >= 3 && writes <= 9, `${writes} writes in 400 ms at a 50 ms interval`);
+    const onDisk = (await ctx.reopen().load('t')).conversation;
+    assert.equal(onDisk?.turns[2].content, turn.content, 'saved without flush: a crash now loses nothing');
+  });
+
+  it('serialises writes of one conversation so the last save wins', async () => {
+    // Earlier writes are made slower, so without serialisation an old version would land last.
+    let started = 0;
+    ctx.fs.before = async (op, path) => {
+      if (op === 'writeFile' && path.includes('/r.json')) await sleep(Math.max(0, 10 - started++) * 5);
+    };
+    const saves = Array.from({ length: 10 }, (_, i) => ctx.store.save(sample('r', `Version ${i}`)));
+    await Promise.all(saves);
+    const loaded = await ctx.reopen().load('r');
+    assert.equal(loaded.conversation?.title, 'Version 9');
+  });
+
+  it('deletes and renames', async () => {
+    await ctx.store.save(sample('a', 'Alpha', 1));
+    await ctx.store.save(sample('b', 'Beta', 2));
+    await ctx.store.delete('a');
+    assert.deepEqual(
+      (await ctx.store.list()).summaries.map((s) => s.id),
+      ['b'],
+    );
+    assert.equal(await ctx.fs.exists(ctx.convFile('a')), false);
+    const renamed = await ctx.store.rename('b', '  New   name ');
+    assert.equal(renamed?.title, 'New name');
+    assert.equal((await ctx.reopen().list()).summaries[0].title, 'New name');
+    assert.equal(await ctx.store.rename('missing', 'x'), undefined);
+    await assert.rejects(ctx.store.rename('b', '   '), /cannot be empty/);
+  });
+
+  it('renaming a conversation with a scheduled save renames the live object', async () => {
+    const live = sample('l', 'Original');
+    ctx.store.scheduleSave(live);
+    await ctx.store.rename('l', 'Renamed');
+    assert.equal(live.title, 'Renamed');
+    ctx.store.scheduleSave(live);
+    await ctx.store.flush();
+    assert.equal((await ctx.reopen().load('l')).conversation?.title, 'Renamed');
+  });
+
+  it('refuses ids that could escape the folder', async () => {
+    const loaded = await ctx.store.load('../../etc/passwd');
+    assert.equal(loaded.conversation, undefined);
+    assert.match(loaded.problems[0], /Invalid conversation id/);
+    await assert.rejects(ctx.store.save(createConversation('m', 0, '../x')), /Invalid conversation id/);
+    await assert.rejects(ctx.store.delete('a/b'), /Invalid conversation id/);
+  });
+
+  it('two stores on the same folder (two windows) both see every conversation', async () => {
+    const other = ctx.reopen();
+    await ctx.store.save(sample('mine', 'Mine', 1));
+    await other.save(sample('theirs', 'Theirs', 2));
+    assert.deepEqual((await ctx.store.list()).summaries.map((s) => s.id).sort(), ['mine', 'theirs']);
+    const index = JSON.parse(await fsp.readFile(join(ctx.root, 'index.json'), 'utf8')) as {
+      conversations: unknown[];
+    };
+    assert.equal(index.conversations.length, 2, 'read-modify-write kept both entries');
+  });
+
+  it('reports a failed background save through onError', async () => {
+    const errors: string[] = [];
+    const failing = new ConversationStore(ctx.fs, ctx.root, {
+      saveIntervalMs: 10,
+      onError: (_e, id) => errors.push(id),
+    });
+    ctx.fs.before = (op) => {
+      if (op === 'writeFile') throw new Error('disk full');
+    };
+    failing.scheduleSave(sample('f'));
+    await sleep(60);
+    assert.deepEqual(errors, ['f']);
+  });
+});

@@ -1,0 +1,178 @@
+// The incremental renderer must produce exactly the DOM of a whole-text render, whatever the chunking,
+// and must keep per-frame work bounded (the unsettled tail stays small).
+import * as assert from 'node:assert/strict';
+import { DOCUMENTS } from './documents';
+import { randomChunks } from './fixtures';
+import { type Harness, type HarnessPage, startHarness } from './harness';
+
+describe('stream renderer (Chromium)', function () {
+  let harness: Harness;
+  let hp: HarnessPage;
+
+  before(async () => {
+    harness = await startHarness();
+    hp = await harness.open({ bundle: 'render' });
+  });
+  after(async () => {
+    await hp?.close();
+    await harness?.close();
+  });
+
+  for (const [name, doc] of Object.entries(DOCUMENTS)) {
+    it(`"${name}": a split at every boundary equals the whole render`, async () => {
+      const result = await hp.page.evaluate((text) => {
+        const { StreamRenderer, renderMarkdownOnce } = window.__md;
+        const whole = document.createElement('div');
+        renderMarkdownOnce(whole, text);
+        const failures: number[] = [];
+        for (let i = 0; i <= text.length; i++) {
+          const el = document.createElement('div');
+          const renderer = new StreamRenderer(el);
+          renderer.append(text.slice(0, i));
+          renderer.flush();
+          renderer.append(text.slice(i));
+          renderer.finish();
+          if (el.innerHTML !== whole.innerHTML) failures.push(i);
+        }
+        return { failures, html: whole.innerHTML };
+      }, doc);
+      assert.deepEqual(result.failures, [], `boundaries that differ: ${result.failures.join(', ')}`);
+      assert.ok(result.html.length > 0);
+    });
+
+    it(`"${name}": one character per frame, and random chunkings, equal the whole render`, async () => {
+      const chunkings = [
+        Array.from(doc),
+        ...Array.from({ length: 40 }, (_, seed) => randomChunks(doc, seed + 1)),
+      ];
+      const failures = await hp.page.evaluate(
+        ({ text, chunkings }) => {
+          const { StreamRenderer, renderMarkdownOnce } = window.__md;
+          const whole = document.createElement('div');
+          renderMarkdownOnce(whole, text);
+          const bad: string[] = [];
+          chunkings.forEach((chunks, index) => {
+            const el = document.createElement('div');
+            const renderer = new StreamRenderer(el);
+            chunks.forEach((chunk, i) => {
+              renderer.append(chunk);
+              // Vary whether a frame ran between chunks, as rAF batching does.
+              if ((i + index) % 3 !== 0) renderer.flush();
+            });
+            renderer.finish();
+            if (renderer.text !== text.replace(/\r\n?/g, '\n')) bad.push(`${index}: text differs`);
+            if (el.innerHTML !== whole.innerHTML) bad.push(`${index}: html differs`);
+          });
+          return bad;
+        },
+        { text: doc, chunkings },
+      );
+      assert.deepEqual(failures, []);
+    });
+  }
+
+  it('settles blocks as they complete: the unsettled tail stays small on a long answer', async () => {
+    const stats = await hp.page.evaluate(() => {
+      const { StreamRenderer } = window.__md;
+      const el = document.createElement('div');
+      document.body.append(el);
+      const renderer = new StreamRenderer(el);
+      const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6) + '\n\n';
+      const code = '```ts\n' + 'const value = compute(1, 2, 3); // comment\n'.repeat(3000) + '```\n\n';
+      const answer = paragraph.repeat(400) + code + paragraph.repeat(50);
+      let maxPending = 0;
+      let maxTail = 0;
+      for (let i = 0; i < answer.length; i += 37) {
+        renderer.append(answer.slice(i, i + 37));
+        renderer.flush();
+        // Private fields are plain properties at runtime; reading them is the point of this test.
+        const internals = renderer as unknown as { pending: string; tail: HTMLElement };
+        maxPending = Math.max(maxPending, internals.pending.length);
+        maxTail = Math.max(maxTail, internals.tail.textContent?.length ?? 0);
+      }
+      renderer.finish();
+      el.remove();
+      return {
+        maxPending,
+        maxTail,
+        length: answer.length,
+        blocks: el.querySelectorAll(':scope > .md-group > *').length,
+      };
+    });
+    assert.ok(stats.length > 250_000);
+    // Parsing and re-rendering only ever touch the open paragraph or the current code line.
+    assert.ok(stats.maxPending < 1000, `pending reached ${stats.maxPending}`);
+    assert.ok(stats.blocks >= 451, `blocks: ${stats.blocks}`);
+  });
+
+  it('shows an open code fence live and highlights it once closed', async () => {
+    const result = await hp.page.evaluate(async () => {
+      const { StreamRenderer } = window.__md;
+      const el = document.createElement('div');
+      document.body.append(el);
+      const renderer = new StreamRenderer(el);
+      renderer.append('Intro\n\n```js\nconst x = 1;\nconst y');
+      renderer.flush();
+      const live = el.querySelector('.code-block.live pre')?.textContent;
+      const liveToolbar = el.querySelectorAll('.code-block.live .code-actions button').length;
+      renderer.append(' = 2;\n```\nafter');
+      renderer.flush();
+      const closed = {
+        live: el.querySelectorAll('.code-block.live').length,
+        keywords: el.querySelectorAll('.hljs-keyword').length,
+      };
+      renderer.finish();
+      el.remove();
+      return { live, liveToolbar, closed, html: el.innerHTML };
+    });
+    assert.equal(result.live, 'const x = 1;\nconst y');
+    assert.equal(result.liveToolbar, 4);
+    assert.deepEqual(result.closed, { live: 0, keywords: 2 });
+  });
+
+  it('renders asynchronously once per animation frame', async () => {
+    const result = await hp.page.evaluate(async () => {
+      const { StreamRenderer } = window.__md;
+      const el = document.createElement('div');
+      const renderer = new StreamRenderer(el);
+      for (const chunk of ['# He', 'llo\n\nwor', 'ld\n']) renderer.append(chunk);
+      const before = el.textContent;
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return { before, after: el.innerHTML };
+    });
+    assert.equal(result.before, '');
+    assert.equal(
+      result.after,
+      '<div class="md-group"><h1>Hello</h1></div><div class="md-tail"><p>world</p></div>',
+    );
+  });
+
+  it('keeps settled blocks in groups of 32, the same whether streamed or rendered whole', async () => {
+    const blocks = Array.from({ length: 75 }, (_, i) =>
+      i % 5 === 4 ? '```js\nconst n = ' + i + ';\n```' : `Paragraph **${i}** of a long answer.`,
+    );
+    const text = blocks.join('\n\n') + '\n';
+    const result = await hp.page.evaluate(
+      ({ text, chunks }) => {
+        const { StreamRenderer, renderMarkdownOnce } = window.__md;
+        const whole = document.createElement('div');
+        renderMarkdownOnce(whole, text);
+        const streamed = document.createElement('div');
+        const renderer = new StreamRenderer(streamed);
+        const groupsWhileStreaming: number[] = [];
+        for (const chunk of chunks) {
+          renderer.append(chunk);
+          renderer.flush();
+          groupsWhileStreaming.push(streamed.querySelectorAll(':scope > .md-group').length);
+        }
+        renderer.finish();
+        const sizes = Array.from(whole.children, (group) => `${group.className}:${group.childElementCount}`);
+        return { same: streamed.innerHTML === whole.innerHTML, sizes, groupsWhileStreaming };
+      },
+      { text, chunks: randomChunks(text, 7) },
+    );
+    assert.deepEqual(result.sizes, ['md-group:32', 'md-group:32', 'md-group:11']);
+    assert.equal(result.same, true);
+    assert.ok(result.groupsWhileStreaming.includes(2), 'groups are formed while streaming');
+  });
+});
