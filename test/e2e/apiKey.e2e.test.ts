@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  acceptInputBox,
   clickNotificationButton,
   hideNotifications,
-  quickInput,
   runCommand,
   screenshot,
   waitForNotification,
@@ -18,11 +18,8 @@ const BAD_KEY = 'wrong-e2e-key-0a9f33';
 async function setKeyThroughPalette(key: string): Promise<void> {
   const { page } = e2e();
   await runCommand(page, 'Model Gateway: Set API Key');
-  const input = quickInput(page);
-  await input.waitFor({ state: 'visible' });
-  assert.equal(await input.getAttribute('type'), 'password', 'the key box masks what is typed');
-  await input.fill(key);
-  await page.keyboard.press('Enter');
+  // Waits for a password input: the box masks what is typed.
+  await acceptInputBox(page, key, { password: true });
 }
 
 /** Every file below `dir` that contains `needle` (binary files included). */
@@ -68,10 +65,7 @@ describe('API key and Test Connection, through the UI', () => {
     const text = (await note.textContent()) ?? '';
     assert.ok(!text.includes(BAD_KEY), 'the key is not shown in the error');
     await clickNotificationButton(note, 'Set API Key');
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible' });
-    await input.fill(GOOD_KEY);
-    await page.keyboard.press('Enter');
+    await acceptInputBox(page, GOOD_KEY, { password: true });
     await waitForNotification(page, /API key saved/);
     await hideNotifications(page);
   });

@@ -78,6 +78,46 @@ export function quickInput(page: Page): Locator {
   return page.locator('.quick-input-widget input');
 }
 
+/** Options of {@link acceptInputBox}. */
+export interface InputBoxOptions {
+  /** The box must be a password box (its input masks what is typed). */
+  password?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * Types `value` into the open single-step input box and accepts it with Enter, as a user would. A box the
+ * extension has only just shown can still receive its first property update from the extension host, which
+ * resets what was typed; so the value is read back before Enter, the box must close after it, and both are
+ * retried (three attempts at most).
+ */
+export async function acceptInputBox(
+  page: Page,
+  value: string,
+  options: InputBoxOptions = {},
+): Promise<void> {
+  const timeout = options.timeoutMs ?? 15_000;
+  const widget = page.locator('.quick-input-widget');
+  const input = options.password
+    ? page.locator('.quick-input-widget input[type="password"]')
+    : quickInput(page);
+  for (let attempt = 1; ; attempt++) {
+    await input.waitFor({ state: 'visible', timeout });
+    await input.fill(value, { timeout });
+    if ((await input.inputValue()) === value) {
+      await page.keyboard.press('Enter');
+      const closed = await widget.waitFor({ state: 'hidden', timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+      if (closed) return;
+    }
+    if (attempt >= 3)
+      throw new Error(`the input box did not accept the typed value after ${attempt} attempts`);
+    await page.waitForTimeout(500);
+  }
+}
+
 /** Runs a command by its palette title: F1, type the title, wait for a matching row, Enter. */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const input = quickInput(page);

@@ -8,7 +8,13 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { hideNotifications, quickInput, runCommand, waitForNotification } from '../../harness/browser';
+import {
+  acceptInputBox,
+  hideNotifications,
+  quickInput,
+  runCommand,
+  waitForNotification,
+} from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
 import { resultsDir } from '../../harness/paths';
 import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
@@ -141,11 +147,7 @@ describe('Secrets through the real UI (code-server)', function () {
     await ensureFixtureGateway();
     const { page } = e2e();
     await runCommand(page, 'Model Gateway: Set API Key');
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible' });
-    assert.equal(await input.getAttribute('type'), 'password');
-    await input.fill(KEY);
-    await page.keyboard.press('Enter');
+    await acceptInputBox(page, KEY, { password: true });
     await waitForNotification(page, /API key saved in SecretStorage/);
     await hideNotifications(page);
 
