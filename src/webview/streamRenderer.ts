@@ -5,6 +5,8 @@
  *  - only the tail is parsed; when it holds two or more blocks, all but the last are settled;
  *  - an open fenced code block at the end is shown live by appending to a text node, and is
  *    highlighted throttled, then rendered once for good when its closing fence arrives;
+ *  - text that only extends the open paragraph's plain text is appended to its text node
+ *    (paragraphAppend.ts), without parsing;
  *  - deltas are accumulated and rendered at most once per animation frame;
  *  - settled blocks go into fixed-size groups (blockGroups.ts), so a frame's layout stays flat too.
  */
@@ -13,6 +15,7 @@ import { htmlToFragment, md, renderMarkdownOnce, renderTokens, sanitizeToFragmen
 import { appendGrouped } from './blockGroups';
 import { wrapCodeBlock } from './codeBlock';
 import { highlightCode, languageOf } from './highlight';
+import { appendToParagraph, openParagraphText, type OpenParagraphText } from './paragraphAppend';
 
 export { renderMarkdownOnce };
 
@@ -30,6 +33,7 @@ const LIVE_HIGHLIGHT_MAX_CHARS = 30_000;
 const TAIL_RENDER_SPACING = 12;
 /** Link reference definitions resolve across blocks; a text with any is re-rendered whole at the end. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
+const LETTER_START = /^ {0,3}\p{L}/u;
 
 interface LiveFence {
   char: string;
@@ -58,6 +62,8 @@ export class StreamRenderer {
   private pending = '';
   private heldCarriageReturn = false;
   private live: LiveFence | undefined;
+  /** The open paragraph's text node, while plain text may be appended to it without a render. */
+  private openText: OpenParagraphText | undefined;
   private frame = 0;
   private done = false;
   /** When the last frame render started, and how long it took (ms). */
@@ -65,6 +71,8 @@ export class StreamRenderer {
   private renderCost = 0;
 
   constructor(private readonly container: HTMLElement) {
+    // Lets the view skip the settled groups that are off screen (chat.css).
+    container.classList.add('md-streamed');
     this.tail = document.createElement('div');
     this.tail.className = 'md-tail';
     container.append(this.tail);
@@ -132,6 +140,8 @@ export class StreamRenderer {
 
   private render(final: boolean): void {
     if (this.live && !this.advanceLive(final)) return;
+    if (!final && this.openText && appendToParagraph(this.openText, this.pending)) return;
+    this.openText = undefined;
     const src = this.pending;
     const env = {};
     const tokens = md.parse(src, env);
@@ -148,7 +158,8 @@ export class StreamRenderer {
     // before it (`2` becoming `2. item` of the list above), so it doesn't count yet.
     const last = tokens[starts[starts.length - 1]];
     let cut = starts.length - 1;
-    if (!lineIsComplete(src, lineOffset(src, blockLine(last)))) cut -= 1;
+    const lastStart = lineOffset(src, blockLine(last));
+    if (!lineIsComplete(src, lastStart) && !startsWithLetter(src, lastStart)) cut -= 1;
     else if (isClosedFence(src, last)) cut = starts.length;
     const openToken = cut < starts.length ? starts[Math.max(cut, 0)] : tokens.length;
     let consumed = 0;
@@ -166,7 +177,9 @@ export class StreamRenderer {
       return;
     }
     this.pending = src.slice(consumed);
-    this.tail.replaceChildren(renderTokens(tokens.slice(cut > 0 ? openToken : 0), env));
+    const open = tokens.slice(cut > 0 ? openToken : 0);
+    this.tail.replaceChildren(renderTokens(open, env));
+    this.openText = openParagraphText(open, this.tail, this.pending);
   }
 
   private settle(fragment: DocumentFragment, source: string): void {
@@ -283,6 +296,14 @@ function lineOffset(src: string, line: number): number {
 /** Whether the line starting at offset has its newline yet (until then it may still change kind). */
 function lineIsComplete(src: string, offset: number): boolean {
   return src.indexOf('\n', offset) !== -1;
+}
+
+/**
+ * Whether the line at offset starts (after up to three spaces) with a letter. A block that begins with
+ * such a line is a paragraph whatever follows on that line, and cannot join the block before it.
+ */
+function startsWithLetter(src: string, offset: number): boolean {
+  return LETTER_START.test(src.slice(offset, offset + 5));
 }
 
 /** A top-level fence whose closing line has fully arrived: nothing after it can change it. */

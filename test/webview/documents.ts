@@ -32,4 +32,17 @@ export const DOCUMENTS: Record<string, string> = {
     '1. Step one:\n\n   ```bash\n   npm test\n   ```\n\n2. Step two\n\n   > note inside\n\n3. Step three\n\nParagraph\n' +
     '- list interrupting\n\nText\n    not code (lazy)\n\nTabs:\n\n\tcode with tab\n\n' +
     '| a |\n|---|\n\nTrailing spaces for hard break  \nnext line\\\nanother',
+  // Plain text appended to an open paragraph is the fast path (paragraphAppend.ts); each line is a case
+  // where a later character changes how earlier text renders.
+  prose:
+    'Plain prose goes on and on, with commas, dots. And more words here\n\n' +
+    'Bold **closes** later and __under__x stays literal, *dot.*x too, `code`x and ~~gone~~x.\n\n' +
+    'AT&T and &amp then ; and &copy; sign; entities.\n\n' +
+    'A lone \\ slash, escaped \\, comma, and \\*stars\\* here.\n\n' +
+    'Brackets [ref] (not a link) and [a](https://e.com)x, then [b]x(y).\n\n' +
+    'Links grow: https://example.com/path.html more, www.example.com/x, mail foo@bar.com now.\n\n' +
+    'Trailing spaces   \nthen\ttabs and non\u00a0breaking\u00a0spaces\u00a0\n\n' +
+    'Unicode na\u00efve caf\u00e9 \u2014 \u00abquotes\u00bb \u65e5\u672c\u8a9e \u{1f600} end\n\n' +
+    'Numbers\n2024. Next line starts with a year\n\nfoo\n1. item interrupts\n\nbar\n# heading\n\n' +
+    'Setext follows\n===\n\nlast line without a newline',
 };

@@ -71,6 +71,32 @@ describe('stream renderer (Chromium)', function () {
     });
   }
 
+  for (const name of ['prose', 'inline', 'links', 'lists', 'mixed', 'headings']) {
+    it(`"${name}": while streaming, every frame shows what a fresh render of the text so far shows`, async () => {
+      const failures = await hp.page.evaluate((text) => {
+        const { StreamRenderer } = window.__md;
+        // Highlighting of an open fence is throttled by time; compare its text, not its colouring.
+        const shown = (el: HTMLElement): string =>
+          el.innerHTML.replace(/<span class="hljs-[^"]*">|<\/span>/g, '');
+        const streamed = document.createElement('div');
+        const renderer = new StreamRenderer(streamed);
+        const bad: string[] = [];
+        for (let i = 1; i <= text.length; i++) {
+          renderer.append(text[i - 1]);
+          renderer.flush();
+          const fresh = document.createElement('div');
+          const reference = new StreamRenderer(fresh);
+          reference.append(text.slice(0, i));
+          reference.flush();
+          if (shown(streamed) !== shown(fresh))
+            bad.push(`after ${JSON.stringify(text.slice(0, i).slice(-20))}`);
+        }
+        return bad;
+      }, DOCUMENTS[name]);
+      assert.deepEqual(failures.slice(0, 5), []);
+    });
+  }
+
   it('settles blocks as they complete: the unsettled tail stays small on a long answer', async () => {
     const stats = await hp.page.evaluate(() => {
       const { StreamRenderer } = window.__md;
