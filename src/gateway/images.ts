@@ -195,8 +195,9 @@ export async function readImageResponse(
       size += chunk.length;
       if (size > limit) throw tooLarge(maxImageBytes);
       reader.push(chunk);
+      if (reader.hasUnjoined) await reader.joinImages();
     }
-    parts = reader.end();
+    parts = await reader.end();
     exchange.finish();
   } catch (e) {
     const error = readerError(e, maxImageBytes);
