@@ -23,6 +23,8 @@ const EMPTY = Buffer.alloc(0);
 /** Without a Content-Length, an image's first segment has this size; each next one doubles, up to the cap. */
 const FIRST_SEGMENT = 1 << 20;
 const MAX_SEGMENT = 8 << 20;
+/** Bytes copied between two turns of the event loop when joining an image. */
+const JOIN_SLICE = 4 << 20;
 const ESCAPES: Record<string, string> = {
   '/': '/',
   '\\': '\\',
@@ -118,9 +120,9 @@ export class ImageBodyReader {
       const image = Buffer.allocUnsafe(size);
       let at = 0;
       for (const piece of pieces.splice(0)) {
-        for (let from = 0; from < piece.length; from += MAX_SEGMENT) {
-          at += piece.copy(image, at, from, Math.min(piece.length, from + MAX_SEGMENT));
-          await new Promise<void>((resolve) => setImmediate(resolve));
+        for (let from = 0; from < piece.length; from += JOIN_SLICE) {
+          at += piece.copy(image, at, from, Math.min(piece.length, from + JOIN_SLICE));
+          await yieldToEventLoop();
         }
       }
       this.images[index] = new Uint8Array(image.buffer, image.byteOffset, image.length);
@@ -290,4 +292,9 @@ export class ImageBodyReader {
     this.carry = '';
     this.imageEscape = '';
   }
+}
+
+/** Lets timers, I/O and other callbacks run before the caller goes on. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -5,7 +5,13 @@ import { headerValue } from './errorFactory';
 import { ImageError, MalformedResponseError, StreamError } from './errors';
 import type { Exchange, ExchangeEnv } from './exchange';
 import { send } from './http';
-import { type ImageBodyParts, ImageBodyReader, ImageNotBase64Error, ImageTooLargeError } from './imageBody';
+import {
+  type ImageBodyParts,
+  ImageBodyReader,
+  ImageNotBase64Error,
+  ImageTooLargeError,
+  yieldToEventLoop,
+} from './imageBody';
 import { detectImageFormat } from './imageFormat';
 import type { GeneratedImage, ImageGenerationResult, RetryOptions } from './types';
 
@@ -24,6 +30,8 @@ export interface ImageContext {
 
 export const DEFAULT_MAX_IMAGE_BYTES = 256 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
+/** How long the body-reading loop may run before it lets the event loop turn (ms). */
+const READ_SLICE_MS = 10;
 const DATA_URI = /^data:([^,]*?),/i;
 
 function tooLarge(maxBytes: number): ImageError {
@@ -191,11 +199,18 @@ export async function readImageResponse(
   let parts: ImageBodyParts;
   try {
     let size = 0;
+    let yielded = performance.now();
     for (let chunk = await exchange.read(); chunk; chunk = await exchange.read()) {
       size += chunk.length;
       if (size > limit) throw tooLarge(maxImageBytes);
       reader.push(chunk);
       if (reader.hasUnjoined) await reader.joinImages();
+      // A fast connection has the next read ready at every await, so this loop would run on in one
+      // macrotask and starve timers and the rest of the extension host; it yields after each slice.
+      if (performance.now() - yielded > READ_SLICE_MS) {
+        await yieldToEventLoop();
+        yielded = performance.now();
+      }
     }
     parts = await reader.end();
     exchange.finish();
