@@ -6,7 +6,8 @@
  *  - an open fenced code block at the end is shown live by appending to a text node, and is
  *    highlighted throttled, then rendered once for good when its closing fence arrives;
  *  - text that only extends the open paragraph's plain text is appended to its text node
- *    (paragraphAppend.ts), without parsing;
+ *    (paragraphAppend.ts), without parsing; text that only extends a table's last row re-renders that
+ *    row alone (tableRowAppend.ts);
  *  - deltas are accumulated and rendered at most once per animation frame;
  *  - settled blocks go into fixed-size groups (blockGroups.ts), so a frame's layout stays flat too.
  */
@@ -16,6 +17,7 @@ import { appendGrouped } from './blockGroups';
 import { wrapCodeBlock } from './codeBlock';
 import { highlightCode, languageOf } from './highlight';
 import { appendToParagraph, openParagraphText, type OpenParagraphText } from './paragraphAppend';
+import { appendToTableRow, openTableRow, type OpenTableRow } from './tableRowAppend';
 
 export { renderMarkdownOnce };
 
@@ -64,6 +66,8 @@ export class StreamRenderer {
   private live: LiveFence | undefined;
   /** The open paragraph's text node, while plain text may be appended to it without a render. */
   private openText: OpenParagraphText | undefined;
+  /** The open last row of a table ending the tail, while only it needs rendering again. */
+  private openRow: OpenTableRow | undefined;
   private frame = 0;
   private done = false;
   /** When the last frame render started, and how long it took (ms). */
@@ -141,7 +145,9 @@ export class StreamRenderer {
   private render(final: boolean): void {
     if (this.live && !this.advanceLive(final)) return;
     if (!final && this.openText && appendToParagraph(this.openText, this.pending)) return;
+    if (!final && this.openRow && appendToTableRow(this.openRow, this.pending)) return;
     this.openText = undefined;
+    this.openRow = undefined;
     const src = this.pending;
     const env = {};
     const tokens = md.parse(src, env);
@@ -180,6 +186,8 @@ export class StreamRenderer {
     const open = tokens.slice(cut > 0 ? openToken : 0);
     this.tail.replaceChildren(renderTokens(open, env));
     this.openText = openParagraphText(open, this.tail, this.pending);
+    const firstLine = cut > 0 && openToken < tokens.length ? blockLine(tokens[openToken]) : 0;
+    this.openRow = openTableRow(open, this.tail, this.pending, firstLine);
   }
 
   private settle(fragment: DocumentFragment, source: string): void {

@@ -45,4 +45,11 @@ export const DOCUMENTS: Record<string, string> = {
     'Unicode na\u00efve caf\u00e9 \u2014 \u00abquotes\u00bb \u65e5\u672c\u8a9e \u{1f600} end\n\n' +
     'Numbers\n2024. Next line starts with a year\n\nfoo\n1. item interrupts\n\nbar\n# heading\n\n' +
     'Setext follows\n===\n\nlast line without a newline',
+  // A table's open row is re-rendered alone (tableRowAppend.ts): rows with inline code, escaped pipes,
+  // links, missing and extra cells, then what ends a table.
+  tables:
+    'Intro\n\n| Setting | Default | Effect |\n|:--|--:|:-:|\n| `a.b` | 10 | **bold** and [l](https://e.com) |\n' +
+    '| `x \\| y` | 2 |\n| one | two | three | four |\n|no space|x|\n| last row\n\n' +
+    '| h |\n|---|\n| r |\n- list ends it\n\n| h2 |\n| --- |\n| r2 |\n> quote ends it\n\n' +
+    '| h3 |\n|---|\n| r3 |\nplain line is a row\n| r4 `unclosed',
 };

@@ -71,7 +71,7 @@ describe('stream renderer (Chromium)', function () {
     });
   }
 
-  for (const name of ['prose', 'inline', 'links', 'lists', 'mixed', 'headings']) {
+  for (const name of ['prose', 'inline', 'links', 'lists', 'mixed', 'headings', 'table', 'tables']) {
     it(`"${name}": while streaming, every frame shows what a fresh render of the text so far shows`, async () => {
       const failures = await hp.page.evaluate((text) => {
         const { StreamRenderer } = window.__md;
