@@ -12,7 +12,7 @@ import {
 } from './errors';
 import type { StreamEvent } from './types';
 
-/** Characters of a socket read fed to the parser at a time. */
+/** Bytes of a socket read decoded and fed to the parser at a time. */
 const FEED_SLICE = 2048;
 
 export interface ChatStreamOptions {
@@ -63,11 +63,11 @@ export async function* readChatStream(
   let done = false;
   try {
     for await (const bytes of body) {
-      const text = decoder.decode(bytes, { stream: true });
-      // One socket read can hold hundreds of events: fed in slices, the first token is handed on before
-      // the rest of the read is parsed rather than after (time to first token).
-      for (let at = 0; at < text.length && !done; at += FEED_SLICE) {
-        parser.feed(text.length <= FEED_SLICE ? text : text.slice(at, at + FEED_SLICE));
+      // One socket read can hold hundreds of events: decoded and fed in slices, the first token is handed
+      // on before the rest of the read is decoded and parsed rather than after (time to first token).
+      for (let at = 0; at < bytes.length && !done; at += FEED_SLICE) {
+        const slice = bytes.length <= FEED_SLICE ? bytes : bytes.subarray(at, at + FEED_SLICE);
+        parser.feed(decoder.decode(slice, { stream: true }));
         done = yield* drain(queue, assembler);
       }
       if (done) break;
