@@ -128,7 +128,10 @@ describe('Conversation durability in the real editor', function () {
     frame = await openChat(page);
     const restored = articles(frame, /^Assistant /).last();
     await until(async () => /Interrupted/.test(await restored.innerText()), 30_000, 'the interrupted answer');
-    assert.ok((await shownChars(restored)) >= 0.8 * shownAtKill, 'the restored answer shows what had arrived');
+    assert.ok(
+      (await shownChars(restored)) >= 0.8 * shownAtKill,
+      'the restored answer shows what had arrived',
+    );
     assert.ok((await articles(frame, 'You').last().innerText()).includes(LONG_PROMPT), 'the question too');
   });
 
