@@ -13,7 +13,7 @@
  */
 import type MarkdownIt from 'markdown-it';
 import { htmlToFragment, md, renderMarkdownOnce, renderTokens, sanitizeToFragment } from './markdown';
-import { appendGrouped } from './blockGroups';
+import { appendGrouped, markSkippableGroups } from './blockGroups';
 import { wrapCodeBlock } from './codeBlock';
 import { highlightCode, languageOf } from './highlight';
 import { appendToParagraph, openParagraphText, type OpenParagraphText } from './paragraphAppend';
@@ -75,8 +75,6 @@ export class StreamRenderer {
   private renderCost = 0;
 
   constructor(private readonly container: HTMLElement) {
-    // Lets the view skip the settled groups that are off screen (chat.css).
-    container.classList.add('md-streamed');
     this.tail = document.createElement('div');
     this.tail.className = 'md-tail';
     container.append(this.tail);
@@ -135,6 +133,7 @@ export class StreamRenderer {
     appendGrouped(this.container, rest, null);
     const text = this.text;
     if (REFERENCE_DEFINITION.test(text)) renderMarkdownOnce(this.container, text);
+    markSkippableGroups(this.container);
   }
 
   private cancelFrame(): void {
@@ -192,6 +191,7 @@ export class StreamRenderer {
 
   private settle(fragment: DocumentFragment, source: string): void {
     appendGrouped(this.container, fragment.childNodes, this.tail);
+    markSkippableGroups(this.container);
     this.settled.push(source);
   }
 
