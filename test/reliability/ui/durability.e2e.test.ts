@@ -13,7 +13,14 @@ import { articles, emulator, openChat, send, until, visibleWords } from '../../e
 import { fixedAnswer, startEmulator, type Emulator } from '../../gateway-emulator';
 import { hideNotifications, waitForNotification } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
-import { alive, chatsDir, conversationStartingWith, extensionHostPids } from './durabilityFiles';
+import {
+  alive,
+  chatsDir,
+  conversationStartingWith,
+  describeChats,
+  extensionHostConnectedTo,
+  extensionHostPids,
+} from './durabilityFiles';
 
 const LONG_PROMPT = 'Durability: the long story [[answer:long]]';
 const KEPT_PROMPT = 'Durability: a conversation to keep';
@@ -40,16 +47,21 @@ async function newChat(frame: FrameLocator): Promise<void> {
   await until(async () => (await frame.getByRole('article').count()) === 0, 10_000, 'an empty chat');
 }
 
-/** Sends `text` in a new chat and waits for the whole (echo) answer. */
+/** Sends `text` in a new chat and waits for the whole (echo) answer, shown and saved as complete. */
 async function chatInFull(frame: FrameLocator, text: string): Promise<void> {
   await newChat(frame);
   await send(frame, text);
   const answer = articles(frame, /^Assistant /).last();
-  await until(async () => (await answer.innerText()).includes(`Echo: ${text}`), 20_000, 'the answer');
+  // The usage line comes with the end of the stream: a new chat started before it would stop this answer.
+  await until(async () => /total \d+ tokens/.test(await answer.innerText()), 20_000, 'the whole answer');
+  assert.ok((await answer.innerText()).includes(`Echo: ${text}`), 'the answer echoes the question');
   await until(
-    () => conversationStartingWith(e2e().server.userDataDir, text)?.turns[1]?.role === 'assistant',
+    () => {
+      const turn = conversationStartingWith(e2e().server.userDataDir, text)?.turns[1];
+      return turn?.role === 'assistant' && turn.status === 'complete';
+    },
     10_000,
-    'the conversation on disk',
+    'the complete conversation on disk',
   );
 }
 
@@ -68,6 +80,10 @@ describe('Conversation durability in the real editor', function () {
   this.timeout(180_000);
   let paced: Emulator | undefined;
   let restoreSettings: (() => void) | undefined;
+
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') console.log(describeChats(e2e().server.userDataDir));
+  });
 
   after(async () => {
     if (restoreSettings) {
@@ -101,11 +117,14 @@ describe('Conversation durability in the real editor', function () {
     const shownChars = async (article: typeof answer): Promise<number> =>
       visibleWords((await article.textContent()) ?? '').length;
     await until(async () => (await shownChars(answer)) > 1500, 60_000, 'a good part of the answer');
-    const hosts = extensionHostPids(server.pgid);
-    assert.equal(hosts.length, 1, `one extension host in code-server's process group: ${hosts.join(', ')}`);
+    const host = extensionHostConnectedTo(server.pgid, paced.port);
+    assert.ok(
+      host,
+      `the extension host streaming from the gateway (of ${extensionHostPids(server.pgid).join(', ')})`,
+    );
     const shownAtKill = await shownChars(answer);
-    process.kill(hosts[0], 'SIGKILL');
-    await until(() => !alive(hosts[0]), 5000, 'the extension host to die');
+    process.kill(host, 'SIGKILL');
+    await until(() => !alive(host), 5000, 'the extension host to die');
     await paced.waitFor((requests) => requests.some((r) => r.clientClosed), 10_000);
 
     const onDisk = conversationStartingWith(server.userDataDir, LONG_PROMPT);
@@ -143,8 +162,11 @@ describe('Conversation durability in the real editor', function () {
     await send(frame, STALLED_PROMPT);
     await until(() => emulator().requests.length > before, 10_000, 'the request at the gateway');
     await new Promise((r) => setTimeout(r, 1500)); // three save intervals: long enough to be on disk
-    const [host] = extensionHostPids(server.pgid);
-    assert.ok(host, 'the extension host runs');
+    const host = extensionHostConnectedTo(server.pgid, emulator().port);
+    assert.ok(
+      host,
+      `the extension host waiting on the gateway (of ${extensionHostPids(server.pgid).join(', ')})`,
+    );
     process.kill(host, 'SIGKILL');
     await until(() => !alive(host), 5000, 'the extension host to die');
 

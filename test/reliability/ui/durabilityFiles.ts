@@ -1,6 +1,6 @@
 // What the durability UI tests look at from outside the editor: the extension host's process (found in
 // code-server's process group through /proc) and the conversation files in the extension's global storage.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { Conversation } from '../../../src/chat/types';
@@ -24,6 +24,51 @@ export function extensionHostPids(pgid: number): number[] {
   return pids;
 }
 
+/**
+ * The extension host that has a TCP connection open to 127.0.0.1:`port` (the gateway it is streaming from).
+ * A window reload starts a new extension host while code-server may keep the old one for a while, so
+ * "the only extension host" is not a reliable way to find the one serving the window.
+ */
+export function extensionHostConnectedTo(pgid: number, port: number): number | undefined {
+  const inodes = socketInodesTo(port);
+  return extensionHostPids(pgid).find((pid) => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        const target = readlinkOrEmpty(`/proc/${pid}/fd/${fd}`);
+        const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+        return inode !== undefined && inodes.has(inode);
+      });
+    } catch {
+      return false; // the process ended while we looked
+    }
+  });
+}
+
+/** Inodes of the sockets connected to 127.0.0.1:`port` (from /proc/net/tcp and tcp6). */
+function socketInodesTo(port: number): Set<string> {
+  const inodes = new Set<string>();
+  const remotePort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10) continue;
+      const remote = fields[2];
+      if (remote.endsWith(`:${remotePort}`) && fields[3] === '01') inodes.add(fields[9]); // 01: ESTABLISHED
+    }
+  }
+  return inodes;
+}
+
+function readlinkOrEmpty(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
+
 /** True while the process exists. */
 export function alive(pid: number): boolean {
   try {
@@ -37,6 +82,23 @@ export function alive(pid: number): boolean {
 /** The extension's chat storage: `<user-data>/User/globalStorage/modelgateway.model-gateway/chats`. */
 export function chatsDir(userDataDir: string): string {
   return join(userDataDir, 'User', 'globalStorage', 'modelgateway.model-gateway', 'chats');
+}
+
+/** What the chat storage holds (file names and sizes, the index), for a failed test's output. */
+export function describeChats(userDataDir: string): string {
+  const root = chatsDir(userDataDir);
+  const list = (dir: string): string =>
+    existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .map((e) => (e.isFile() ? `${e.name} (${statSync(join(dir, e.name)).size} B)` : `${e.name}/`))
+          .join(', ')
+      : '(none)';
+  const index = join(root, 'index.json');
+  return [
+    `chats: ${list(root)}`,
+    `conversations: ${list(join(root, 'conversations'))}`,
+    `index.json: ${existsSync(index) ? readFileSync(index, 'utf8').slice(0, 4000) : '(none)'}`,
+  ].join('\n');
 }
 
 /** Every conversation file that parses, by id. */
