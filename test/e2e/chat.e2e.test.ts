@@ -21,6 +21,12 @@ describe('Chat panel in the real editor', function () {
     await send(frame, 'What is a monad?');
     const answer = articles(frame, /^Assistant alpha-/).last();
     await answer.waitFor({ state: 'visible' });
+    // The answer's article appears before its request reaches the gateway: wait for that request.
+    await until(
+      () => lastChatRequest().messages.at(-1)?.content === 'What is a monad?',
+      15_000,
+      'the request at the gateway',
+    );
     const expected = expectedAnswer(lastChatRequest());
     await until(
       async () =>

@@ -91,7 +91,8 @@ export function expectedAnswer(request: AnswerRequest): string {
   }
 
   const d = digest(request);
-  const echo = codePoints(user).slice(0, 200).join('');
+  // The first line only: a quoted code fence cut in the middle would swallow the rest of the answer.
+  const echo = codePoints(user.split('\n')[0]).slice(0, 200).join('');
   return [
     `Echo: ${echo}`,
     '',

@@ -81,6 +81,12 @@ describe('gateway emulator: chat', () => {
     assert.ok(answer.startsWith(`Echo: ${'é'.repeat(150)}${'🙂'.repeat(50)}\n\n`));
   });
 
+  it('echoes only the first line, so a quoted code fence never swallows the rest of the answer', () => {
+    const answer = expectedAnswer(chatBody('Explain this code:\n```ts\nconst a = 1;\n```'));
+    assert.ok(answer.startsWith('Echo: Explain this code:\n\nHere is a short answer'));
+    assert.equal(answer.match(/```/g)?.length, 2, 'only the code fence of the answer itself');
+  });
+
   it('streams chunks whose content concatenates to the expected answer, with usage and [DONE]', async () => {
     const body = chatBody('Stream me a reply', { stream: true });
     const res = await post(emu.url, CHAT, body);
