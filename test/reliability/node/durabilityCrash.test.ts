@@ -153,7 +153,9 @@ describe('Conversation durability: a crash at every step of the chat store (real
 
   for (const mode of ['before', 'torn'] as const) {
     it(`after a crash ${mode === 'before' ? 'before' : 'halfway through'} each step, every file reads back`, async () => {
-      const total = (await crashRun(0, mode)).fs.steps;
+      const dry = await crashRun(0, mode);
+      roots.push(dry.root);
+      const total = dry.fs.steps;
       let crashed = 0;
       let leftTemps = 0;
       for (let step = 1; step <= total; step++) {
