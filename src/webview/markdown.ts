@@ -1,9 +1,13 @@
-/** Markdown → sanitised DOM: markdown-it (no raw HTML) then DOMPurify with a strict allow-list. */
+/**
+ * Markdown → safe DOM: markdown-it (no raw HTML), then DOMPurify with a strict allow-list, or for plain
+ * prose a DOM built from the tokens with no HTML at all (tokenDom.ts).
+ */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { appendGrouped } from './blockGroups';
 import { enhanceCodeBlocks } from './codeBlock';
 import { escapeHtml, highlightCode, languageOf } from './highlight';
+import { tokensToDom } from './tokenDom';
 
 type Token = MarkdownIt.Token;
 
@@ -136,6 +140,9 @@ const PURIFY_CONFIG = {
   ],
   FORBID_ATTR: ['style'],
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  // DOMPurify checks every attribute that is not "URI safe" against ALLOWED_URI_REGEXP, which a list's
+  // number never matches: without this, `7. seven` rendered as a list starting at 1.
+  ADD_URI_SAFE_ATTR: ['start'],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
@@ -169,9 +176,12 @@ export function htmlToFragment(html: string): DocumentFragment {
   return fragment;
 }
 
-/** Renders already parsed block tokens to a sanitised fragment. */
+/**
+ * Renders already parsed block tokens to a safe fragment: built directly when they are plain prose
+ * (tokenDom.ts, the same DOM without HTML in between), otherwise through HTML and DOMPurify.
+ */
 export function renderTokens(tokens: Token[], env: object): DocumentFragment {
-  return htmlToFragment(md.renderer.render(tokens, md.options, env));
+  return tokensToDom(tokens) ?? htmlToFragment(md.renderer.render(tokens, md.options, env));
 }
 
 /** Renders a complete markdown text into container, replacing its content (used for settled turns). */

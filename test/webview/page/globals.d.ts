@@ -4,7 +4,12 @@ import type { renderMarkdownOnce, StreamRenderer } from '../../../src/webview/st
 
 declare global {
   interface Window {
-    __md: { StreamRenderer: typeof StreamRenderer; renderMarkdownOnce: typeof renderMarkdownOnce };
+    __md: {
+      StreamRenderer: typeof StreamRenderer;
+      renderMarkdownOnce: typeof renderMarkdownOnce;
+      builtHtml: (text: string) => string | null;
+      sanitisedHtml: (text: string) => string;
+    };
     __posted: WebviewToHost[];
     __xss: () => void;
     __xssCount: number;
