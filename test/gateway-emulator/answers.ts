@@ -91,8 +91,7 @@ export function expectedAnswer(request: AnswerRequest): string {
   }
 
   const d = digest(request);
-  // The first line only: a quoted code fence cut in the middle would swallow the rest of the answer.
-  const echo = codePoints(user.split('\n')[0]).slice(0, 200).join('');
+  const echo = closeOpenFence(codePoints(user).slice(0, 200).join(''));
   return [
     `Echo: ${echo}`,
     '',
@@ -107,6 +106,26 @@ export function expectedAnswer(request: AnswerRequest): string {
     'console.log(`digest ${digest}`);',
     '```',
   ].join('\n');
+}
+
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * The echo ends with a closing fence when it was cut inside a fenced code block (a quoted selection, say),
+ * so the rest of the answer is not swallowed into that block. The CommonMark rule: a fence closes with the
+ * same character, at least as long, and nothing but spaces after it.
+ */
+export function closeOpenFence(text: string): string {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const fence = FENCE_LINE.exec(line);
+    if (!fence) continue;
+    const [, marks, rest] = fence;
+    if (open === undefined) {
+      if (!(marks[0] === '`' && rest.includes('`'))) open = marks;
+    } else if (marks[0] === open[0] && marks.length >= open.length && !rest.trim()) open = undefined;
+  }
+  return open === undefined ? text : `${text}\n${open}`;
 }
 
 /** True for the reasoning-output variants (`-thinking` suffix). */

@@ -10,6 +10,7 @@ import {
   type Emulator,
 } from '../../gateway-emulator/index';
 import { chatBody, chunksOf, concatField, post, THINKING } from './helpers';
+import { closeOpenFence } from '../../gateway-emulator/answers';
 
 const CHAT = '/v1/chat/completions';
 
@@ -81,10 +82,22 @@ describe('gateway emulator: chat', () => {
     assert.ok(answer.startsWith(`Echo: ${'é'.repeat(150)}${'🙂'.repeat(50)}\n\n`));
   });
 
-  it('echoes only the first line, so a quoted code fence never swallows the rest of the answer', () => {
-    const answer = expectedAnswer(chatBody('Explain this code:\n```ts\nconst a = 1;\n```'));
-    assert.ok(answer.startsWith('Echo: Explain this code:\n\nHere is a short answer'));
-    assert.equal(answer.match(/```/g)?.length, 2, 'only the code fence of the answer itself');
+  it('echoes several lines, and closes a code fence the echo cut open so it swallows nothing', () => {
+    const whole = expectedAnswer(chatBody('Explain this code:\n```ts\nconst a = 1;\n```'));
+    assert.ok(
+      whole.startsWith('Echo: Explain this code:\n```ts\nconst a = 1;\n```\n\nHere is a short answer'),
+    );
+    const cut = expectedAnswer(chatBody(`Explain:\n~~~~ts\n${'x = 1;\n'.repeat(40)}~~~~`));
+    assert.match(cut, /^Echo: Explain:\n~~~~ts\n(x = 1;\n)+x[^\n]*\n~~~~\n\nHere is a short answer/);
+  });
+
+  it('knows when a fence is open: same character, at least as long, nothing after a closing fence', () => {
+    assert.equal(closeOpenFence('a\n```js\nb\n```'), 'a\n```js\nb\n```');
+    assert.equal(closeOpenFence('```js\nb\n~~~'), '```js\nb\n~~~\n```');
+    assert.equal(closeOpenFence('````\nb\n```'), '````\nb\n```\n````');
+    assert.equal(closeOpenFence('```\nb\n``` not a close'), '```\nb\n``` not a close\n```');
+    assert.equal(closeOpenFence('``` inline ` tick is no fence'), '``` inline ` tick is no fence');
+    assert.equal(closeOpenFence('no fence at all'), 'no fence at all');
   });
 
   it('streams chunks whose content concatenates to the expected answer, with usage and [DONE]', async () => {
