@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { expectedCode } from '../gateway-emulator';
 import { readImageDimensions } from '../../src/images/pngInfo';
 import {
+  acceptInputBox,
   clickNotificationButton,
   hideNotifications,
   quickInput,
@@ -15,6 +16,7 @@ import {
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, until } from './chatHelpers';
+import { answerImagePrompts } from './imagePrompts';
 
 /** Opens a workspace file through Quick Open, as a user would. */
 async function openFile(page: Page, name: string): Promise<void> {
@@ -73,10 +75,7 @@ describe('Editor commands in the real editor', function () {
     await page.keyboard.press('Control+End');
     await page.keyboard.press('Enter');
     await runCommand(page, 'Model Gateway: Generate Code');
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible' });
-    await input.fill('a function that multiplies two numbers');
-    await page.keyboard.press('Enter');
+    await acceptInputBox(page, 'a function that multiplies two numbers');
     const accept = page.locator('.codelens-decoration a').filter({ hasText: 'Accept' });
     await accept.waitFor({ timeout: 20_000 });
     await screenshot(page, 'e2e-generate-code-review');
@@ -101,14 +100,7 @@ describe('Editor commands in the real editor', function () {
     const target = join(folder, 'assets', 'generated');
     const before = imagesIn(target);
     await runCommand(page, 'Model Gateway: Generate Image');
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible' });
-    await input.fill('A red fox in the snow');
-    await page.keyboard.press('Enter');
-    for (const step of ['Size', 'Quality', 'How many images', 'Response format']) {
-      await page.locator('.quick-input-widget').filter({ hasText: step }).waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
-    }
+    await answerImagePrompts(page, 'A red fox in the snow');
     await waitForNotification(page, /Saved assets\/generated\/a-red-fox-in-the-snow-/, 30_000);
     const added = imagesIn(target).filter((name) => !before.includes(name));
     assert.equal(added.length, 1);
@@ -126,14 +118,7 @@ describe('Editor commands in the real editor', function () {
     const before = imagesIn(target);
     const requests = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Generate Image');
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible' });
-    await input.fill('A slow painting [[fault:image-delay:20000]]');
-    await page.keyboard.press('Enter');
-    for (let i = 0; i < 4; i++) {
-      await page.waitForTimeout(300);
-      await page.keyboard.press('Enter');
-    }
+    await answerImagePrompts(page, 'A slow painting [[fault:image-delay:20000]]');
     await until(
       () =>
         emulator()

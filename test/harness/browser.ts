@@ -83,6 +83,8 @@ export interface InputBoxOptions {
   /** The box must be a password box (its input masks what is typed). */
   password?: boolean;
   timeoutMs?: number;
+  /** Text of the step that follows in the same widget (a multi-step flow): it counts as closing the box. */
+  nextStep?: string;
 }
 
 /**
@@ -106,7 +108,11 @@ export async function acceptInputBox(
     await input.fill(value, { timeout });
     if ((await input.inputValue()) === value) {
       await page.keyboard.press('Enter');
-      const closed = await widget.waitFor({ state: 'hidden', timeout: 5000 }).then(
+      const next = options.nextStep ? widget.filter({ hasText: options.nextStep }) : undefined;
+      const closed = await Promise.any([
+        widget.waitFor({ state: 'hidden', timeout: 5000 }),
+        ...(next ? [next.waitFor({ state: 'visible', timeout: 5000 })] : []),
+      ]).then(
         () => true,
         () => false,
       );
@@ -127,7 +133,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
     .catch(() => undefined);
   await page.keyboard.press('F1');
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`);
+  await input.fill(`>${title}`, { timeout: timeoutMs });
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click({ timeout: timeoutMs });
@@ -169,7 +175,10 @@ export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await toast.isVisible()) return toast;
-    if (!(await center.isVisible())) await runCommand(page, 'Notifications: Show Notifications');
+    // The palette this goes through closes when something else takes focus (a file the extension opens,
+    // say): then the next round opens it again.
+    if (!(await center.isVisible()))
+      await runCommand(page, 'Notifications: Show Notifications', 5000).catch(() => undefined);
     if (await inCenter.isVisible()) return inCenter;
     if (Date.now() > deadline) throw new Error(`no notification matching ${text} after ${timeoutMs} ms`);
     await page.waitForTimeout(250);

@@ -5,9 +5,10 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { clickNotificationButton, quickInput, runCommand, waitForNotification } from '../../harness/browser';
+import { clickNotificationButton, runCommand, waitForNotification } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
 import { until } from '../../e2e/chatHelpers';
+import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { ensureFixtureGateway, onFixtureEmulator } from './xssFrame';
 
 /** Every file below `dir`, relative, partial files included. */
@@ -54,14 +55,7 @@ describe('File safety: Cancel during an image download (real editor)', function 
       // The status bar drops "(emulator)" once the extension uses the new base URL.
       await until(async () => !(await onFixtureEmulator(page)), 15_000, 'the new base URL to apply');
       await runCommand(page, 'Model Gateway: Generate Image');
-      await quickInput(page).waitFor({ state: 'visible' });
-      await quickInput(page).fill('A picture that never arrives');
-      await page.keyboard.press('Enter');
-      for (const step of ['Size', 'Quality', 'How many images', 'Response format']) {
-        await page.locator('.quick-input-widget').filter({ hasText: step }).waitFor({ timeout: 10_000 });
-        if (step === 'Response format') await quickInput(page).fill('url');
-        await page.keyboard.press('Enter');
-      }
+      await answerImagePrompts(page, 'A picture that never arrives', { 'Response format': 'url' });
       await until(() => downloading, 30_000, 'the download to start');
       const progress = await waitForNotification(page, /Generating 1 image/);
       await clickNotificationButton(progress, 'Cancel');

@@ -18,6 +18,7 @@ import {
 import { e2e } from '../../harness/e2eFixture';
 import { resultsDir } from '../../harness/paths';
 import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
+import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
 
 const KEY = 'sk-uiSecret_Wq7+Lp/3=Zx9Tb';
@@ -220,9 +221,7 @@ describe('Secrets through the real UI (code-server)', function () {
     await page.locator('.monaco-editor .view-lines').first().click();
     const beforeCode = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Generate Code');
-    await quickInput(page).waitFor({ state: 'visible' });
-    await quickInput(page).fill(`${STATE_MARKER} add a comment`);
-    await page.keyboard.press('Enter');
+    await acceptInputBox(page, `${STATE_MARKER} add a comment`);
     await until(
       () =>
         emulator()
@@ -234,13 +233,7 @@ describe('Secrets through the real UI (code-server)', function () {
     await runCommand(page, 'Model Gateway: Reject Edit');
 
     await runCommand(page, 'Model Gateway: Generate Image');
-    await quickInput(page).waitFor({ state: 'visible' });
-    await quickInput(page).fill('a lock without a key');
-    await page.keyboard.press('Enter');
-    for (let i = 0; i < 4; i++) {
-      await page.waitForTimeout(300);
-      if (await quickInput(page).isVisible()) await page.keyboard.press('Enter');
-    }
+    await answerImagePrompts(page, 'a lock without a key');
     const images = join(e2e().folder, 'assets', 'generated');
     await until(
       () => existsSync(images) && readdirSync(images).some((n) => n.startsWith('a-lock-without-a-key')),
