@@ -26,6 +26,23 @@ function chatBody(): string {
   return JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: PROMPT }], stream: true });
 }
 
+const CONTENT = Buffer.from('"content":"');
+const QUOTE = 0x22;
+
+/**
+ * Whether a read holds the start of a non-empty `content` string: the bare reader's first token, found
+ * with a byte search and no parsing. (Its first read can hold only the role event; stopping the clock
+ * there would time the first byte, not the first token, and the figure would follow wherever the
+ * server's writes happened to split.)
+ */
+function holdsText(chunk: Uint8Array): boolean {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  for (let at = bytes.indexOf(CONTENT); at !== -1; at = bytes.indexOf(CONTENT, at + 1)) {
+    if (bytes[at + CONTENT.length] !== QUOTE) return true;
+  }
+  return false;
+}
+
 /** The code points of the answer per chunk, so the stream has about `chunks` text chunks. */
 export function chunkSizeFor(chunks: number): number {
   return Math.max(1, Math.floor([...fixedAnswer('long')].length / chunks));
@@ -73,7 +90,7 @@ export async function clientOverheadRows(settings: BenchSettings): Promise<Row[]
       body: chatBody(),
     });
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      if (!bytes) ttft = now() - started;
+      if (!ttft && holdsText(chunk)) ttft = now() - started;
       bytes += chunk.length;
     }
     return { ttft, total: now() - started, chars: bytes };
