@@ -159,7 +159,7 @@ async function largeAnswer(bp: BenchPage, settings: BenchSettings): Promise<Row[
   return [
     {
       case: CASE,
-      figure: `${label}: time per chunk, last 10% vs first 10%`,
+      figure: `${label}: time per chunk, last 10% vs first 10% (median of ${runs.length} runs)`,
       ours: `${fmtMs(lastMs)} / chunk`,
       baseline: `${fmtMs(firstMs)} / chunk (first 10%)`,
       ratio: fmtRatio(median(flat)),

@@ -65,7 +65,8 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
       smallRounds: 2,
       largeBytes: 1_000_000,
       largeChunks: 20_000,
-      largeRounds: 1,
+      // Per-chunk times are a tenth of a millisecond: one run's first-vs-last ratio follows the machine's noise.
+      largeRounds: 3,
       chunksPerFrame: 16,
     },
     history: { messages: 400, bytes: 800_000, rounds: 3 },
