@@ -17,7 +17,7 @@ import type { Exchange, ExchangeEnv, ExchangeRequest } from './exchange';
 import { send } from './http';
 import { DEFAULT_MAX_IMAGE_BYTES, imagesFromResult, readImageResponse } from './images';
 import { DEFAULT_IMAGE_MODEL } from './models';
-import { readChatStream } from './sse';
+import { ChatStreamReader } from './sse';
 import type {
   ChatCompletion,
   ChatCompletionRequest,
@@ -106,6 +106,18 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return { dispatcher: dispatcher as Dispatcher, secret: key, onLog: options.onRequestLog };
   }
 
+  /** Endpoint URLs, parsed once per client: a URL parse is a measurable part of the time to first token. */
+  const endpoints = new Map<string, URL>();
+
+  function endpoint(to: NormalisedBaseUrl, path: string): URL {
+    let url = endpoints.get(path);
+    if (!url) {
+      url = endpointUrl(to, path);
+      endpoints.set(path, url);
+    }
+    return url;
+  }
+
   function post(
     to: NormalisedBaseUrl,
     path: string,
@@ -116,7 +128,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   ): ExchangeRequest {
     return {
       method: 'POST',
-      url: endpointUrl(to, path),
+      url: endpoint(to, path),
       logPath: path,
       headers: {
         Authorization: `Bearer ${key}`,
@@ -153,11 +165,13 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const model = request.model.trim();
       const req = post(ready.base, CHAT_PATH, key, chatBody(request, !collect), model, opts.signal);
       if (!collect) req.headers.Accept = 'text/event-stream';
-      exchange = await send(env(key), req, { retry });
-      const assembler = new CompletionAssembler(model, key);
-      if (collect) collect.assembler = assembler;
-      const options = { model, contentType: exchange.contentType, secret: key, maxJsonBytes: MAX_JSON_CHARS };
-      yield* readChatStream(exchange.chunks(), options, assembler);
+      const sending = send(env(key), req, { retry });
+      // Built while the request is on its way (send() has dispatched it by now), not after the first byte.
+      const reader = new ChatStreamReader({ model, secret: key, maxJsonBytes: MAX_JSON_CHARS });
+      if (collect) collect.assembler = reader.assembler;
+      exchange = await sending;
+      // The exchange itself is the source: its first read hands back the chunk send() already peeked.
+      yield* reader.events(exchange, exchange.contentType);
       complete = true;
     } catch (e) {
       failure = clean(e, key);

@@ -15,14 +15,20 @@ import type { StreamEvent } from './types';
 /** Bytes of a socket read decoded and fed to the parser at a time. */
 const FEED_SLICE = 2048;
 
-export interface ChatStreamOptions {
+export interface ReaderOptions {
   /** The requested model: the fallback for events and the thinking-model hint for think tags. */
   model: string;
-  contentType: string;
   secret?: string;
   /** Largest JSON body accepted when the server answers JSON instead of SSE. */
   maxJsonBytes?: number;
 }
+
+export interface ChatStreamOptions extends ReaderOptions {
+  contentType: string;
+}
+
+/** Decodes the first bytes of a body to tell SSE from JSON or a web page; stateless, so shared. */
+const SNIFF_DECODER = new TextDecoder('utf-8');
 
 const DEFAULT_MAX_JSON = 256 * 1024 * 1024;
 
@@ -32,130 +38,182 @@ interface Received {
   atEof: boolean;
 }
 
-/** Yields normalised events; throws StreamError / TruncatedStreamError / MalformedResponseError after what came. */
-export async function* readChatStream(
-  source: AsyncIterable<Uint8Array>,
-  options: ChatStreamOptions,
-  assembler: CompletionAssembler = new CompletionAssembler(options.model, options.secret),
-): AsyncGenerator<StreamEvent> {
-  const [first, body] = await peek(source, options.secret);
-  const type = options.contentType.toLowerCase();
-  // Some servers ignore `stream: true` and answer JSON, now and then with a text/plain content type.
-  const sniffed = first ? new TextDecoder().decode(first.subarray(0, 64)).trimStart() : '';
-  if (type.includes('json') || (!type.includes('event-stream') && /^[{[]/.test(sniffed))) {
-    yield* readJsonInsteadOfSse(body, assembler, options);
-    return;
+/**
+ * Where a body's bytes come from: anything with `read()` (the client's exchange, whose reads run its
+ * timers and hand back the chunk it already peeked), or any async iterable of chunks.
+ */
+export type ByteSource = { read(): Promise<Uint8Array | undefined> } | AsyncIterable<Uint8Array>;
+
+interface Reader {
+  read(): Promise<Uint8Array | undefined>;
+  /** Lets go of the source (an iterable's `return()`), whether the body was read to the end or not. */
+  release(): Promise<void>;
+}
+
+/**
+ * One read per chunk, with no async-generator layer in between: every layer adds awaits between a socket
+ * read and the first token on screen. (A Node stream has a `read()` of its own, so iterables come first.)
+ */
+function readerOf(source: ByteSource): Reader {
+  if (Symbol.asyncIterator in source) {
+    const iterator = source[Symbol.asyncIterator]();
+    return {
+      read: async () => {
+        const next = await iterator.next();
+        return next.done ? undefined : next.value;
+      },
+      release: async () => {
+        await iterator.return?.();
+      },
+    };
   }
-  if (type.includes('text/html') || /^<(!doctype|html)/i.test(sniffed)) {
-    throw new MalformedResponseError(
-      'The gateway answered with a web page instead of a stream. Check the base URL setting.',
-    );
-  }
-  const queue: Received[] = [];
-  let atEof = false;
-  const parser = createParser({
-    onEvent: (message) => queue.push({ message, atEof }),
+  return { read: () => source.read(), release: async () => undefined };
+}
+
+/**
+ * Reads one chat answer. Built before the answer arrives (the client builds it while the request is on
+ * its way), so that after the first byte only decoding and parsing stand between it and the first token.
+ */
+export class ChatStreamReader {
+  private readonly queue: Received[] = [];
+  /** Set once the body has ended: an event completed only then may have been cut off. */
+  private atEof = false;
+  private readonly parser = createParser({
+    onEvent: (message) => this.queue.push({ message, atEof: this.atEof }),
     // Comments are keep-alives (sometimes for minutes while a model thinks); they only prove liveness.
     onComment: () => undefined,
   });
   // stream: true keeps a multi-byte character split across reads until its last byte arrives.
-  const decoder = new TextDecoder('utf-8');
-  let done = false;
-  try {
-    for await (const bytes of body) {
-      // One socket read can hold hundreds of events: decoded and fed in slices, the first token is handed
-      // on before the rest of the read is decoded and parsed rather than after (time to first token).
-      for (let at = 0; at < bytes.length && !done; at += FEED_SLICE) {
-        const slice = bytes.length <= FEED_SLICE ? bytes : bytes.subarray(at, at + FEED_SLICE);
-        parser.feed(decoder.decode(slice, { stream: true }));
-        done = yield* drain(queue, assembler);
+  private readonly decoder = new TextDecoder('utf-8');
+
+  constructor(
+    private readonly options: ReaderOptions,
+    readonly assembler: CompletionAssembler = new CompletionAssembler(options.model, options.secret),
+  ) {}
+
+  /** Yields normalised events; throws StreamError / TruncatedStreamError / MalformedResponseError after what came. */
+  async *events(source: ByteSource, contentType: string): AsyncGenerator<StreamEvent> {
+    const reader = readerOf(source);
+    try {
+      let first: Uint8Array | undefined;
+      try {
+        first = await reader.read();
+      } catch (e) {
+        throw streamFailure(e, this.options.secret);
       }
-      if (done) break;
-    }
-    if (!done) {
-      atEof = true;
-      // A last event without its blank line still counts; '\n\n' completes it.
-      parser.feed(`${decoder.decode()}\n\n`);
-      done = yield* drain(queue, assembler);
-    }
-  } catch (e) {
-    // The text so far stays valid after a failure, so release what the splitter held back, but a
-    // user who pressed Stop wants nothing more.
-    if (!(e instanceof UserAbortError)) yield* assembler.flush();
-    throw streamFailure(e, options.secret);
-  }
-  yield* assembler.flush();
-  if (!done && !assembler.finishReason) {
-    throw new TruncatedStreamError(
-      'The answer was cut off: the stream ended before the gateway said it was complete. Try again.',
-    );
-  }
-  yield* assembler.closing();
-}
-
-/** Reads the first chunk (to sniff the format) and returns it with an iterable of the whole body. */
-async function peek(
-  source: AsyncIterable<Uint8Array>,
-  secret: string | undefined,
-): Promise<[Uint8Array | undefined, AsyncIterable<Uint8Array>]> {
-  const iterator = source[Symbol.asyncIterator]();
-  let first: IteratorResult<Uint8Array>;
-  try {
-    first = await iterator.next();
-  } catch (e) {
-    throw streamFailure(e, secret);
-  }
-  async function* whole(): AsyncGenerator<Uint8Array> {
-    try {
-      if (first.done) return;
-      yield first.value;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    } finally {
-      await iterator.return?.();
-    }
-  }
-  return [first.done ? undefined : first.value, whole()];
-}
-
-/** Handles queued SSE events; returns true at `[DONE]`. */
-async function* drain(
-  queue: Received[],
-  assembler: CompletionAssembler,
-): AsyncGenerator<StreamEvent, boolean> {
-  while (queue.length) {
-    const { message, atEof } = queue.shift() as Received;
-    const data = message.data.trim();
-    if (data === '[DONE]') {
-      queue.length = 0;
-      return true;
-    }
-    if (!data) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      if (atEof) continue; // Cut off mid-event: reported as truncation below.
-      if (message.event === 'error') parsed = data;
-      else
+      const format = answerFormat(contentType, first);
+      if (format === 'html') {
         throw new MalformedResponseError(
-          'The gateway sent a stream chunk that is not valid JSON. Try again.',
+          'The gateway answered with a web page instead of a stream. Check the base URL setting.',
         );
+      }
+      if (format === 'json') yield* readJsonInsteadOfSse(first, reader, this.assembler, this.options);
+      else yield* this.sse(first, reader);
+    } finally {
+      await reader.release();
     }
-    yield* assembler.acceptChunk(parsed, message.event);
   }
-  return false;
+
+  /**
+   * Parses SSE from `first` and the reads after it. Events are yielded one by one from here, with no
+   * generator in between: each layer is more work between a socket read and the first token.
+   */
+  private async *sse(first: Uint8Array | undefined, reader: Reader): AsyncGenerator<StreamEvent> {
+    const { parser, decoder, queue, assembler } = this;
+    let done = false;
+    try {
+      for (let bytes = first; bytes; bytes = await reader.read()) {
+        // One socket read can hold hundreds of events: decoded and fed in slices, the first token is
+        // handed on before the rest of the read is decoded and parsed rather than after.
+        for (let at = 0; at < bytes.length && !done; at += FEED_SLICE) {
+          const slice = bytes.length <= FEED_SLICE ? bytes : bytes.subarray(at, at + FEED_SLICE);
+          parser.feed(decoder.decode(slice, { stream: true }));
+          for (let next = queue.shift(); next && !done; next = queue.shift()) {
+            const events = eventsOf(next, assembler);
+            if (events === DONE) done = true;
+            else for (const event of events) yield event;
+          }
+        }
+        // Not one read more after [DONE]: the server may keep the response open.
+        if (done) break;
+      }
+      if (!done) {
+        this.atEof = true;
+        // A last event without its blank line still counts; '\n\n' completes it.
+        parser.feed(`${decoder.decode()}\n\n`);
+        for (let next = queue.shift(); next && !done; next = queue.shift()) {
+          const events = eventsOf(next, assembler);
+          if (events === DONE) done = true;
+          else for (const event of events) yield event;
+        }
+      }
+    } catch (e) {
+      // The text so far stays valid after a failure, so release what the splitter held back, but a
+      // user who pressed Stop wants nothing more.
+      if (!(e instanceof UserAbortError)) yield* assembler.flush();
+      throw streamFailure(e, this.options.secret);
+    }
+    yield* assembler.flush();
+    if (!done && !assembler.finishReason) {
+      throw new TruncatedStreamError(
+        'The answer was cut off: the stream ended before the gateway said it was complete. Try again.',
+      );
+    }
+    yield* assembler.closing();
+  }
+}
+
+/** Reads one answer body from `source` into events, with a reader built on the spot. */
+export function readChatStream(
+  source: ByteSource,
+  options: ChatStreamOptions,
+  assembler?: CompletionAssembler,
+): AsyncGenerator<StreamEvent> {
+  return new ChatStreamReader(options, assembler).events(source, options.contentType);
+}
+
+/** What the body is, from its content type and first bytes. */
+function answerFormat(contentType: string, first: Uint8Array | undefined): 'sse' | 'json' | 'html' {
+  const type = contentType.toLowerCase();
+  const sniffed = first ? SNIFF_DECODER.decode(first.subarray(0, 64)).trimStart() : '';
+  // Some servers ignore `stream: true` and answer JSON, now and then with a text/plain content type.
+  if (type.includes('json') || (!type.includes('event-stream') && /^[{[]/.test(sniffed))) return 'json';
+  if (type.includes('text/html') || /^<(!doctype|html)/i.test(sniffed)) return 'html';
+  return 'sse';
+}
+
+/** Marks `[DONE]`, the end of an answer. */
+const DONE = Symbol('done');
+const NO_EVENTS: StreamEvent[] = [];
+
+/** The events one SSE message carries, or DONE at `[DONE]`. */
+function eventsOf({ message, atEof }: Received, assembler: CompletionAssembler): StreamEvent[] | typeof DONE {
+  const data = message.data.trim();
+  if (data === '[DONE]') return DONE;
+  if (!data) return NO_EVENTS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    if (atEof) return NO_EVENTS; // Cut off mid-event: reported as truncation afterwards.
+    if (message.event !== 'error')
+      throw new MalformedResponseError('The gateway sent a stream chunk that is not valid JSON. Try again.');
+    parsed = data;
+  }
+  return assembler.acceptChunk(parsed, message.event);
 }
 
 async function* readJsonInsteadOfSse(
-  body: AsyncIterable<Uint8Array>,
+  first: Uint8Array | undefined,
+  reader: Reader,
   assembler: CompletionAssembler,
-  options: ChatStreamOptions,
+  options: ReaderOptions,
 ): AsyncGenerator<StreamEvent> {
   const limit = options.maxJsonBytes ?? DEFAULT_MAX_JSON;
   const parts: Uint8Array[] = [];
   let size = 0;
   try {
-    for await (const bytes of body) {
+    for (let bytes = first; bytes; bytes = await reader.read()) {
       size += bytes.length;
       if (size > limit)
         throw new MalformedResponseError('The gateway answer is larger than the client accepts.');

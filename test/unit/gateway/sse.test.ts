@@ -121,6 +121,52 @@ describe('gateway/sse (recorded bytes)', () => {
     assert.equal(got.text, 'Hello, wörld 🎉');
   });
 
+  it('reads a source that has read() (the exchange) the same way as an iterable', async () => {
+    const reads = [BASIC.slice(0, 40), BASIC.slice(40)].map((t) => new TextEncoder().encode(t));
+    let calls = 0;
+    const source = {
+      read: async (): Promise<Uint8Array | undefined> => {
+        calls++;
+        return reads.shift();
+      },
+    };
+    const got = await collect(readChatStream(source, { model: MODEL, contentType: SSE, secret: KEY }));
+    assert.equal(got.error, undefined);
+    assert.equal(got.text, 'Hello, wörld 🎉');
+    assert.equal(calls, 2, 'no read after the one that held [DONE]');
+  });
+
+  it('reads nothing more after [DONE], even from a server that keeps the response open', async () => {
+    let released = false;
+    async function* openEnded(): AsyncGenerator<Uint8Array> {
+      try {
+        yield new TextEncoder().encode(BASIC);
+        await new Promise(() => undefined); // a read that never completes
+      } finally {
+        released = true;
+      }
+    }
+    const got = await read(openEnded());
+    assert.equal(got.error, undefined);
+    assert.equal(got.finish, 'stop');
+    assert.ok(released, 'the source was let go');
+  });
+
+  it('lets go of the source when the consumer stops early', async () => {
+    let released = false;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      try {
+        for (let i = 0; i < 1000; i++) yield new TextEncoder().encode(delta({ content: `${i} ` }));
+      } finally {
+        released = true;
+      }
+    }
+    for await (const event of readChatStream(endless(), { model: MODEL, contentType: SSE })) {
+      if (event.type === 'text') break;
+    }
+    assert.ok(released);
+  });
+
   it('accepts a stream that ends after the finish chunk without [DONE]', async () => {
     const got = await read(bytesOf(delta({ content: 'x' }), delta({}, 'stop')));
     assert.equal(got.error, undefined);
