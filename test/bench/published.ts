@@ -1,7 +1,8 @@
 /**
  * Published VSIX sizes of popular AI extensions, for comparison only. They are NOT measured here: each is
  * a figure someone published, with where it was published. "not found" means no published figure was found
- * (searched: GitHub issues and pull requests, and public web pages, on 2026-11-23); nothing here is guessed.
+ * (searched: GitHub issues and pull requests, and public web pages, on 2026-11-23 and 2026-11-25); nothing here is
+ * guessed.
  */
 
 /** One published figure. */
@@ -33,7 +34,12 @@ export const PUBLISHED_SIZES: PublishedSize[] = [
     size: 'not found',
     source: 'no published figure found',
   },
-  { extension: 'Continue (Continue.continue)', size: 'not found', source: 'no published figure found' },
+  {
+    extension: 'Continue (Continue.continue)',
+    size: '69.6 MiB',
+    source:
+      "Windows x64 VSIX of v1.3.24 on the project's GitHub release page, as quoted in gni/offvsix issue #3 (2025-11-13)",
+  },
   {
     extension: 'Roo Code (RooVeterinaryInc.roo-cline)',
     size: 'not found',

@@ -51,9 +51,19 @@ async function afterFrames(bp: BenchPage): Promise<void> {
   );
 }
 
-async function stream(bp: BenchPage, kind: StreamKind, chunks: string[], every: number): Promise<Measured> {
+/**
+ * Empties the page and collects its garbage, so that a run does not pay for the last one's: the 200 KB
+ * case's naive renders and each earlier 1 MB run leave megabytes of detached DOM, whose collection landed
+ * in whichever run came next as a single 50-120 ms pause.
+ */
+async function cleanSlate(bp: BenchPage): Promise<void> {
   await bp.page.evaluate(() => window.__bench.clear());
+  await bp.page.evaluate(() => (window as unknown as { gc(): void }).gc());
   await afterFrames(bp);
+}
+
+async function stream(bp: BenchPage, kind: StreamKind, chunks: string[], every: number): Promise<Measured> {
+  await cleanSlate(bp);
   const before = await bp.metric('TaskDuration');
   const splitBefore = await splitNow(bp);
   const args = [kind, chunks, every] as const;
@@ -70,8 +80,7 @@ async function stream(bp: BenchPage, kind: StreamKind, chunks: string[], every: 
 }
 
 async function single(bp: BenchPage, text: string): Promise<number> {
-  await bp.page.evaluate(() => window.__bench.clear());
-  await afterFrames(bp);
+  await cleanSlate(bp);
   const before = await bp.metric('TaskDuration');
   await bp.page.evaluate((t) => window.__bench.singleRender(t), text);
   await afterFrames(bp);

@@ -107,6 +107,7 @@ export async function startWebBench(stage: Stage): Promise<WebBench> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      '--js-flags=--expose-gc',
     ],
   });
 
