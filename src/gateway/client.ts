@@ -106,7 +106,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return { dispatcher: dispatcher as Dispatcher, secret: key, onLog: options.onRequestLog };
   }
 
-  /** Endpoint URLs, parsed once per client: a URL parse is a measurable part of the time to first token. */
+  /**
+   * Endpoint URLs, parsed once per client (a URL parse is a measurable part of the time to first token).
+   * A client's base URL never changes, so the path alone is the key.
+   */
   const endpoints = new Map<string, URL>();
 
   function endpoint(to: NormalisedBaseUrl, path: string): URL {

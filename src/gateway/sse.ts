@@ -78,6 +78,8 @@ export class ChatStreamReader {
   private readonly queue: Received[] = [];
   /** Set once the body has ended: an event completed only then may have been cut off. */
   private atEof = false;
+  /** Set at `[DONE]`: the answer is complete, and nothing more is read or parsed. */
+  private done = false;
   private readonly parser = createParser({
     onEvent: (message) => this.queue.push({ message, atEof: this.atEof }),
     // Comments are keep-alives (sometimes for minutes while a model thinks); they only prove liveness.
@@ -116,36 +118,27 @@ export class ChatStreamReader {
 
   /**
    * Parses SSE from `first` and the reads after it. Events are yielded one by one from here, with no
-   * generator in between: each layer is more work between a socket read and the first token.
+   * async generator in between: each layer is more work between a socket read and the first token.
    */
   private async *sse(first: Uint8Array | undefined, reader: Reader): AsyncGenerator<StreamEvent> {
-    const { parser, decoder, queue, assembler } = this;
-    let done = false;
+    const { parser, decoder, assembler } = this;
     try {
       for (let bytes = first; bytes; bytes = await reader.read()) {
         // One socket read can hold hundreds of events: decoded and fed in slices, the first token is
         // handed on before the rest of the read is decoded and parsed rather than after.
-        for (let at = 0; at < bytes.length && !done; at += FEED_SLICE) {
+        for (let at = 0; at < bytes.length && !this.done; at += FEED_SLICE) {
           const slice = bytes.length <= FEED_SLICE ? bytes : bytes.subarray(at, at + FEED_SLICE);
           parser.feed(decoder.decode(slice, { stream: true }));
-          for (let next = queue.shift(); next && !done; next = queue.shift()) {
-            const events = eventsOf(next, assembler);
-            if (events === DONE) done = true;
-            else for (const event of events) yield event;
-          }
+          for (const event of this.queued()) yield event;
         }
         // Not one read more after [DONE]: the server may keep the response open.
-        if (done) break;
+        if (this.done) break;
       }
-      if (!done) {
+      if (!this.done) {
         this.atEof = true;
         // A last event without its blank line still counts; '\n\n' completes it.
         parser.feed(`${decoder.decode()}\n\n`);
-        for (let next = queue.shift(); next && !done; next = queue.shift()) {
-          const events = eventsOf(next, assembler);
-          if (events === DONE) done = true;
-          else for (const event of events) yield event;
-        }
+        for (const event of this.queued()) yield event;
       }
     } catch (e) {
       // The text so far stays valid after a failure, so release what the splitter held back, but a
@@ -154,12 +147,24 @@ export class ChatStreamReader {
       throw streamFailure(e, this.options.secret);
     }
     yield* assembler.flush();
-    if (!done && !assembler.finishReason) {
+    if (!this.done && !assembler.finishReason) {
       throw new TruncatedStreamError(
         'The answer was cut off: the stream ended before the gateway said it was complete. Try again.',
       );
     }
     yield* assembler.closing();
+  }
+
+  /**
+   * The events of the queued messages, parsed one message at a time as they are taken (a synchronous
+   * generator: lazy, with no async layer per event); stops at `[DONE]`.
+   */
+  private *queued(): Generator<StreamEvent> {
+    for (let next = this.queue.shift(); next && !this.done; next = this.queue.shift()) {
+      const events = eventsOf(next, this.assembler);
+      if (events === DONE) this.done = true;
+      else yield* events;
+    }
   }
 }
 
