@@ -1,5 +1,5 @@
 // Answers the prompts of "Model Gateway: Generate Image" through the real quick input, as a user would.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { acceptInputBox, quickInput } from '../harness/browser';
 
 /** The pickers after the prompt, in order (their titles are "Generate Image: <step>"). */
@@ -23,7 +23,23 @@ export async function answerImagePrompts(
     if (choice) await quickInput(page).fill(choice);
     const active = picker.locator('.monaco-list-row.focused').filter({ hasText: choice ?? 'default' });
     await active.waitFor({ timeout: 10_000 });
+    await acceptStep(page, picker);
+  }
+}
+
+/**
+ * Presses Enter in the picker's own input until the step closes (three tries). The image tab the previous
+ * test opened can take the keyboard focus as it loads, and an Enter pressed then goes to the editor.
+ */
+async function acceptStep(page: Page, picker: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await quickInput(page).focus();
     await page.keyboard.press('Enter');
-    await picker.waitFor({ state: 'hidden', timeout: 10_000 });
+    try {
+      await picker.waitFor({ state: 'hidden', timeout: 4_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
   }
 }
