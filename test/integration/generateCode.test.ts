@@ -70,7 +70,7 @@ describe('Generate Code and inline edits (real editor)', () => {
 
   it('typing elsewhere during the stream corrupts nothing', async () => {
     await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 4 });
+    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const editor = await openFile('gen-typing.js', ORIGINAL, 'javascript');
@@ -79,17 +79,20 @@ describe('Generate Code and inline edits (real editor)', () => {
         instruction: 'x',
       });
       await eventually(() => assert.ok(editor.document.getText().length > ORIGINAL.length), 10_000);
-      // The user types at the top of the file while the code streams in further down.
-      const typed = '// typed\n';
-      for (let i = 0; i < typed.length; i++) {
-        // An edit made against an older document version is refused, as for any extension; retry like a keystroke would land.
-        let landed = false;
-        for (let attempt = 0; attempt < 200 && !landed; attempt++) {
-          landed = await editor.edit((e) => e.insert(editor.document.positionAt(i), typed[i]));
-          if (!landed) await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-        assert.ok(landed, `keystroke ${i} landed`);
+      // The user keeps typing at the top of the file until the generation ends, as fast as key repeat
+      // (a key every 30 ms), so keystrokes race the extension's own edits, the last one included.
+      let settled = false;
+      void Promise.resolve(running).finally(() => (settled = true));
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      let typed = '';
+      for (let keystroke = 0; keystroke < 2000 && !settled; keystroke++) {
+        const key = keystroke % 10 === 9 ? '\n' : 'x';
+        // The `type` command is what a key press runs: the editor inserts at the cursor, in the window.
+        await vscode.commands.executeCommand('type', { text: key });
+        typed += key;
+        await new Promise((resolve) => setTimeout(resolve, 30));
       }
+      assert.ok(typed.length >= 5, `typed ${typed.length} characters during the stream`);
       const result = await running;
       assert.equal(result.status, 'review');
       const text = editor.document.getText();

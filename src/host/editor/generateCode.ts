@@ -133,7 +133,18 @@ export function registerGenerateCode(
       );
       return { status: 'empty' };
     }
-    await edit.setCode(code, true);
+    if (!(await edit.setCode(code, true))) {
+      // Only reached when the user typed without a pause for the whole wait: keep the code, not a part of it.
+      const restored = await edit.restore();
+      finish();
+      await vscode.env.clipboard.writeText(code);
+      void vscode.window.showWarningMessage(
+        `The document kept changing, so the generated code could not be written into it. ${
+          restored ? 'The original text is back' : 'Undo puts the original text back'
+        }, and the generated code is on the clipboard.`,
+      );
+      return { status: 'failed', code };
+    }
     active.streaming = false;
     review.show(edit, false);
     // A status-bar hint, not a notification: it goes away by itself when the review ends.
@@ -159,6 +170,11 @@ export function registerGenerateCode(
       }
       const restored = await active.edit.restore();
       finish();
+      if (!restored) {
+        void vscode.window.showWarningMessage(
+          'The document kept changing, so the original text could not be put back. Use Undo to remove the generated code.',
+        );
+      }
       return restored;
     }),
   );

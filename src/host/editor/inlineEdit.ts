@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
 
+/** How long the last edit of a generation (or a restore) keeps being tried while the user keeps typing. */
+const LAST_EDIT_PATIENCE_MS = 30_000;
+/** The longest wait between two tries when no change from the user arrives. */
+const LAST_EDIT_RETRY_MS = 20;
+
 interface PendingChange {
   offset: number;
   length: number;
@@ -66,6 +71,36 @@ export class InlineEdit implements vscode.Disposable {
       this.document.eol === vscode.EndOfLine.CRLF
         ? rawCode.replace(/\r?\n/g, '\r\n')
         : rawCode.replace(/\r\n/g, '\n');
+    // VS Code refuses an edit made against a document version the user has since typed past. A streamed
+    // update can be dropped (the next one carries its text), but the last one must land: it is tried again
+    // as soon as this side has seen the user's change, when its version is current.
+    const deadline = Date.now() + LAST_EDIT_PATIENCE_MS;
+    for (;;) {
+      const version = this.document.version;
+      if (await this.tryEdit(code, last)) return true;
+      if (!last || Date.now() > deadline) return false;
+      await this.documentChangedSince(version);
+    }
+  }
+
+  /** Resolves once the document is past `version` (at once if it already is), or after a short wait. */
+  private documentChangedSince(version: number): Promise<void> {
+    if (this.document.version !== version) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, LAST_EDIT_RETRY_MS);
+      const subscription = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === this.document) done();
+      });
+    });
+  }
+
+  /** One edit from the current region to `code`, against the document version of this moment. */
+  private async tryEdit(code: string, last: boolean): Promise<boolean> {
     let prefix = 0;
     const limit = Math.min(code.length, this.inserted.length);
     while (prefix < limit && code.charCodeAt(prefix) === this.inserted.charCodeAt(prefix)) prefix++;
