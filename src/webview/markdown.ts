@@ -1,12 +1,14 @@
 /**
- * Markdown → safe DOM: markdown-it (no raw HTML), then DOMPurify with a strict allow-list, or for plain
- * prose a DOM built from the tokens with no HTML at all (tokenDom.ts).
+ * Markdown → safe DOM: markdown-it (no raw HTML), then DOMPurify with a strict allow-list, or for prose
+ * and code a DOM built from the tokens with no HTML at all (tokenDom.ts).
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { appendGrouped } from './blockGroups';
 import { enhanceCodeBlocks } from './codeBlock';
 import { escapeHtml, highlightCode, languageOf } from './highlight';
+import { highlightedToDom } from './highlightDom';
+import { allowedClasses } from './safeClasses';
 import { tokensToDom } from './tokenDom';
 
 type Token = MarkdownIt.Token;
@@ -149,20 +151,21 @@ const PURIFY_CONFIG = {
   RETURN_DOM_FRAGMENT: true as const,
 };
 
-/** Class names markdown-it and highlight.js produce; anything else could borrow the UI's own styles. */
-const ALLOWED_CLASS =
-  /^(?:hljs(?:-[\w-]+)?|[a-z]+_+|language-[\w+#.-]+|align-(?:left|right|center)|image-link)$/;
-
 DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
   if (data.attrName !== 'class') return;
-  const kept = data.attrValue.split(/\s+/).filter((name) => ALLOWED_CLASS.test(name));
-  if (kept.length === 0) data.keepAttr = false;
-  else data.attrValue = kept.join(' ');
+  const kept = allowedClasses(data.attrValue);
+  if (kept === undefined) data.keepAttr = false;
+  else data.attrValue = kept;
 });
 
 /** Sanitises HTML produced by markdown-it or highlight.js into a detached fragment (never live innerHTML). */
 export function sanitizeToFragment(html: string): DocumentFragment {
   return DOMPurify.sanitize(html, PURIFY_CONFIG);
+}
+
+/** DOM for highlight.js's HTML: built directly (highlightDom.ts), or sanitised should it hold anything else. */
+export function highlightedFragment(html: string): DocumentFragment {
+  return highlightedToDom(html) ?? sanitizeToFragment(html);
 }
 
 /** Sanitised, enhanced (code toolbars) DOM for a piece of markdown-it output. */
@@ -177,15 +180,24 @@ export function htmlToFragment(html: string): DocumentFragment {
 }
 
 /**
- * Renders already parsed block tokens to a safe fragment: built directly when they are plain prose
+ * Renders already parsed block tokens to a safe fragment: built directly when they are prose and code
  * (tokenDom.ts, the same DOM without HTML in between), otherwise through HTML and DOMPurify.
  */
 export function renderTokens(tokens: Token[], env: object): DocumentFragment {
-  return tokensToDom(tokens) ?? htmlToFragment(md.renderer.render(tokens, md.options, env));
+  const built = tokensToDom(tokens);
+  if (!built) return htmlToFragment(md.renderer.render(tokens, md.options, env));
+  enhanceCodeBlocks(built);
+  return built;
+}
+
+/** Renders a complete Markdown text to a safe fragment. */
+export function renderMarkdown(text: string): DocumentFragment {
+  const env = {};
+  return renderTokens(md.parse(text, env), env);
 }
 
 /** Renders a complete markdown text into container, replacing its content (used for settled turns). */
 export function renderMarkdownOnce(container: HTMLElement, text: string): void {
   container.replaceChildren();
-  appendGrouped(container, htmlToFragment(md.render(text)).childNodes, null);
+  appendGrouped(container, renderMarkdown(text).childNodes, null);
 }

@@ -3,7 +3,7 @@ import type { UserTurn } from '../chat/types';
 import type { WebviewToHost } from '../protocol';
 import { quoteBlock } from './codeBlock';
 import { h, icon, iconButton, textButton } from './dom';
-import { renderMarkdownOnce, sanitizeToFragment } from './markdown';
+import { highlightedFragment, renderMarkdownOnce } from './markdown';
 
 /** What turn views need from their owner. */
 export interface TurnContext {
@@ -54,7 +54,7 @@ export class UserMessageView implements TurnView {
       'article',
       { role: 'article', 'aria-label': 'You', class: 'turn turn-user' },
       turnHeader('account', 'You', actions),
-      turn.quote ? quoteBlock(turn.quote, sanitizeToFragment) : null,
+      turn.quote ? quoteBlock(turn.quote, highlightedFragment) : null,
       this.body,
     );
     this.element.dataset.turnId = turn.id;

@@ -12,7 +12,7 @@
  *  - settled blocks go into fixed-size groups (blockGroups.ts), so a frame's layout stays flat too.
  */
 import type MarkdownIt from 'markdown-it';
-import { htmlToFragment, md, renderMarkdownOnce, renderTokens, sanitizeToFragment } from './markdown';
+import { highlightedFragment, md, renderMarkdown, renderMarkdownOnce, renderTokens } from './markdown';
 import { appendGrouped, markSkippableGroups } from './blockGroups';
 import { wrapCodeBlock } from './codeBlock';
 import { highlightCode, languageOf } from './highlight';
@@ -240,7 +240,7 @@ export class StreamRenderer {
         const source = live.source.join('') + this.pending.slice(0, nl + 1);
         this.pending = this.pending.slice(nl + 1);
         this.endLive();
-        this.settle(htmlToFragment(md.render(source)), source);
+        this.settle(renderMarkdown(source), source);
         return true;
       }
       const shown = stripIndent(line, live.indent) + '\n';
@@ -281,7 +281,7 @@ export class StreamRenderer {
     if (code.length > LIVE_HIGHLIGHT_MAX_CHARS || !live.language) return;
     live.text = document.createTextNode('');
     live.code.replaceChildren(
-      sanitizeToFragment(highlightCode(code, live.language)),
+      highlightedFragment(highlightCode(code, live.language)),
       live.text,
       live.partial,
     );

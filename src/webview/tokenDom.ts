@@ -1,19 +1,24 @@
 /**
- * Builds the DOM of parsed Markdown directly from markdown-it's tokens, for the blocks prose is made of:
- * paragraphs, headings, lists, quotes, rules and tables, holding plain text, emphasis, strikethrough, code
- * spans and line breaks. While an answer streams, its open block is rendered again on every frame; going
- * through HTML would serialise it, then have DOMPurify parse it in a new document, each time.
+ * Builds the DOM of parsed Markdown directly from markdown-it's tokens, for the blocks prose and code are
+ * made of: paragraphs, headings, lists, quotes, rules, tables and code blocks, holding plain text,
+ * emphasis, strikethrough, code spans and line breaks. While an answer streams, its open block is rendered
+ * again on every frame, and settled blocks are rendered once; going through HTML would serialise them,
+ * then have DOMPurify parse them in a new document and walk every node (a highlighted code block has one
+ * per token).
  *
  * It is safe by construction, with no sanitiser needed: it creates only the elements named below, sets
- * only a list's numeric `start` and a table cell's alignment class, and puts all text in text nodes.
- * Nothing is ever parsed as HTML. Tokens it does not know (links, images, code blocks, anything new)
- * make it return undefined, and the caller takes the HTML path through DOMPurify.
+ * only a list's numeric `start` and a table cell's alignment class, puts all text in text nodes, and
+ * builds code blocks with highlightDom.ts (spans with allowed classes only). Nothing is ever parsed as
+ * HTML. Tokens it does not know (links, images, anything new) make it return undefined, and the caller
+ * takes the HTML path through DOMPurify. Code blocks get their toolbars afterwards, as on that path.
  *
  * The result is node for node what that HTML path gives for the same tokens, including the newlines
  * markdown-it puts between block tags (the rules of its `Renderer.renderToken`), so the two can be mixed
  * within one answer; test/webview/tokenDom.test.ts compares them.
  */
 import type MarkdownIt from 'markdown-it';
+import { languageOf } from './highlight';
+import { codeBlockDom } from './highlightDom';
 
 type Token = MarkdownIt.Token;
 
@@ -67,6 +72,13 @@ export function tokensToDom(tokens: Token[]): DocumentFragment | undefined {
       appendInline(parent, token.children ?? []);
       continue;
     }
+    if (token.type === 'fence' || token.type === 'code_block') {
+      const pre = codeBlockDom(token.content, token.type === 'fence' ? languageOf(token.info) : '');
+      if (!pre) return undefined;
+      parent.append(pre);
+      appendText(parent, '\n');
+      continue;
+    }
     if (token.hidden) continue; // a tight list's paragraph: its text goes straight into the item
     if (token.nesting !== -1 && i > 0 && tokens[i - 1].hidden) appendText(parent, '\n');
     if (token.nesting === -1) {
@@ -85,6 +97,7 @@ export function tokensToDom(tokens: Token[]): DocumentFragment | undefined {
 }
 
 function isBuildableBlock(token: Token): boolean {
+  if (token.type === 'fence' || token.type === 'code_block') return true;
   if (token.type === 'inline') return (token.children ?? []).every(isBuildableInline);
   const tag = BLOCK_TAGS[token.type];
   if (!tag || !token.block || !(tag === 'h' ? HEADING.test(token.tag) : token.tag === tag)) return false;

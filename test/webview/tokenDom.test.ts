@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { DOCUMENTS } from './documents';
 import { type Harness, type HarnessPage, startHarness } from './harness';
 
-/** Prose the builder must take (not hand to the HTML path), hostile text included. */
-const PROSE: Record<string, string> = {
+/** Markdown the builder must take (not hand to the HTML path), hostile text included. */
+const BUILT: Record<string, string> = {
   paragraphs: 'One **bold** and *em* and ~~gone~~ and `code()`.\nSoft break.\n\nSecond.',
   hardBreaks: 'Two spaces  \nand a backslash\\\nend',
   headings: '# H1 `x`\n\n## H2 **b**\n\nSetext\n---\n\n###### six',
@@ -23,6 +23,16 @@ const PROSE: Record<string, string> = {
     '<script>alert(1)</script> <img src=x onerror=alert(1)>\n\n# <svg onload=alert(1)>\n\n' +
     '- `<iframe src="javascript:alert(1)">`\n\n| <b onmouseover=alert(1)> |\n|---|\n| <style>*{}</style> |',
   controlCharacters: 'nul \u0000 here, bidi \u202e evil \u200b and tab\there',
+  fence: '```ts\nconst a: string = "<b>" + \'&amp;\'; // <script>\n```',
+  indentedCode: '    code block <img src=x onerror=alert(1)>',
+  fenceHostileInfo: '```js onclick=alert(1) "x\nlet a = 1;\n```\n\n```"><script>alert(1)</script>\nx\n```',
+  fenceUnknownLanguage: "```klingon\nQapla' <b>\n```\n\n```\n\n```",
+  fenceSubLanguages:
+    '```html\n<div class="a">&amp;<script>let x = "</" + "b>";</script><style>a { color: red }</style></div>\n```',
+  fenceInList:
+    '1. Step:\n\n   ```bash\n   echo "$HOME" && ls | grep \'x\'\n   ```\n2. tight\n   ```py\n   x = 1\n   ```',
+  fenceInQuote: '> ```diff\n> - old\n> + new\n> ```\n> after',
+  fenceNulAndCr: '```js\nconst nul = "\u0000";\r\nconst cr = 1;\r\n```',
 };
 
 /** Tokens the builder must refuse, so they take the sanitised path. */
@@ -31,13 +41,18 @@ const REFUSED: Record<string, string> = {
   autolink: 'at <https://example.com>',
   linkify: 'at https://example.com now',
   image: '![alt](https://example.com/a.png)',
-  fence: '```ts\nconst a = 1;\n```',
-  indentedCode: '    code block',
   linkInTable: '| [x](https://x.io) |\n|---|\n| y |',
 };
 
 const ALLOWED_ELEMENTS = new Set(
-  'P H1 H2 H3 H4 H5 H6 UL OL LI BLOCKQUOTE HR TABLE THEAD TBODY TR TH TD STRONG EM S CODE BR'.split(' '),
+  'P H1 H2 H3 H4 H5 H6 UL OL LI BLOCKQUOTE HR TABLE THEAD TBODY TR TH TD STRONG EM S CODE BR PRE SPAN'.split(
+    ' ',
+  ),
+);
+/** The class names the sanitiser keeps (src/webview/safeClasses.ts), as a whole attribute. */
+const CODE_CLASS = '(?:hljs(?:-[\\w-]+)?|[a-z]+_+|language-[\\w+#.-]+)';
+const ALLOWED_ATTRIBUTE = new RegExp(
+  `^(?:start=\\d+|class=align-(?:left|right|center)|class=${CODE_CLASS}(?: ${CODE_CLASS})*)$`,
 );
 
 describe('DOM built from tokens (Chromium)', function () {
@@ -72,13 +87,14 @@ describe('DOM built from tokens (Chromium)', function () {
     });
   }
 
-  for (const [name, text] of Object.entries(PROSE)) {
+  for (const [name, text] of Object.entries(BUILT)) {
     it(`builds "${name}" with only its own elements, as the sanitised path renders it`, async () => {
       const result = await hp.page.evaluate((text) => {
         const { builtHtml, sanitisedHtml } = window.__md;
         const html = builtHtml(text);
+        const bare = builtHtml(text, true);
         const box = document.createElement('template'); // inert: nothing in it runs or loads
-        if (html !== null) box.innerHTML = html;
+        if (bare !== null) box.innerHTML = bare;
         return {
           html,
           expected: sanitisedHtml(text),
@@ -92,8 +108,7 @@ describe('DOM built from tokens (Chromium)', function () {
       assert.equal(result.html, result.expected);
       assert.ok(result.elements.length > 0);
       for (const tag of result.elements) assert.ok(ALLOWED_ELEMENTS.has(tag), `unexpected <${tag}>`);
-      for (const attribute of result.attributes)
-        assert.match(attribute, /^(?:start=\d+|class=align-(?:left|right|center))$/);
+      for (const attribute of result.attributes) assert.match(attribute, ALLOWED_ATTRIBUTE);
     });
   }
 

@@ -7,8 +7,13 @@ declare global {
     __md: {
       StreamRenderer: typeof StreamRenderer;
       renderMarkdownOnce: typeof renderMarkdownOnce;
-      builtHtml: (text: string) => string | null;
+      builtHtml: (text: string, bare?: boolean) => string | null;
       sanitisedHtml: (text: string) => string;
+      highlighted: (
+        code: string,
+        language: string,
+      ) => { html: string; built: string | null; sanitised: string };
+      markup: (html: string) => { built: string | null; sanitised: string };
     };
     __posted: WebviewToHost[];
     __xss: () => void;
