@@ -104,6 +104,28 @@ describe('Generate Code and inline edits (real editor)', () => {
     }
   });
 
+  it('Reject while the user keeps typing elsewhere restores the original and keeps the typing', async () => {
+    const editor = await openFile('gen-reject-typing.js', ORIGINAL, 'javascript');
+    editor.selection = new vscode.Selection(4, 0, 4, 0);
+    const result = await vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+      instruction: 'x',
+    });
+    assert.equal(result.status, 'review');
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const rejecting = Promise.resolve(vscode.commands.executeCommand<boolean>('modelGateway.rejectEdit'));
+    let settled = false;
+    void rejecting.finally(() => (settled = true));
+    let typed = '';
+    for (let keystroke = 0; keystroke < 200 && !settled; keystroke++) {
+      await vscode.commands.executeCommand('type', { text: 'y' });
+      typed += 'y';
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    assert.equal(await rejecting, true);
+    assert.ok(typed.length > 0, 'a keystroke raced the restore');
+    assert.equal(editor.document.getText(), typed + ORIGINAL);
+  });
+
   it('cancel closes the connection and leaves the document as it was', async () => {
     const slow = await startEmulator({ port: 0, chunkDelayMs: 50, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
