@@ -33,6 +33,13 @@ const LIVE_HIGHLIGHT_MAX_CHARS = 30_000;
  * one (well under a millisecond) is still refreshed every frame.
  */
 const TAIL_RENDER_SPACING = 12;
+/**
+ * The wait is capped, and only the work a later render repeats (the open block) counts: a slow render
+ * (a cold start, a garbage collection, many blocks settling at once) must not make the next one wait
+ * longer, or the text piling up meanwhile makes that one slower still, and so on (a trace showed waits
+ * growing to 60,000 characters and 70 ms renders).
+ */
+const MAX_TAIL_RENDER_WAIT_MS = 150;
 /** Link reference definitions resolve across blocks; a text with any is re-rendered whole at the end. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 const LETTER_START = /^ {0,3}\p{L}/u;
@@ -73,6 +80,8 @@ export class StreamRenderer {
   /** When the last frame render started, and how long it took (ms). */
   private renderedAt = 0;
   private renderCost = 0;
+  /** Time the current render spent settling blocks, which a later render does not repeat. */
+  private settleCost = 0;
 
   constructor(private readonly container: HTMLElement) {
     this.tail = document.createElement('div');
@@ -105,13 +114,17 @@ export class StreamRenderer {
     this.frame = 0;
     if (this.done) return;
     const started = performance.now();
-    if (started < this.renderedAt + this.renderCost * TAIL_RENDER_SPACING) {
+    if (
+      started <
+      this.renderedAt + Math.min(this.renderCost * TAIL_RENDER_SPACING, MAX_TAIL_RENDER_WAIT_MS)
+    ) {
       this.frame = requestAnimationFrame(this.onFrame);
       return;
     }
+    this.settleCost = 0;
     this.render(false);
     this.renderedAt = started;
-    this.renderCost = performance.now() - started;
+    this.renderCost = performance.now() - started - this.settleCost;
   };
 
   /** Renders pending text now instead of waiting for the frame. */
@@ -171,7 +184,7 @@ export class StreamRenderer {
     if (cut > 0) {
       const endLine = cut < starts.length ? blockLine(tokens[starts[cut]]) : (last.map?.[1] ?? 0);
       consumed = lineOffset(src, endLine);
-      this.settle(renderTokens(tokens.slice(0, openToken), env), src.slice(0, consumed));
+      this.settle(() => renderTokens(tokens.slice(0, openToken), env), src.slice(0, consumed));
     }
     if (cut === starts.length - 1 && last.type === 'fence') {
       // Lines before the fence (blank ones) settle as text without DOM.
@@ -189,10 +202,13 @@ export class StreamRenderer {
     this.openRow = openTableRow(open, this.tail, this.pending, firstLine);
   }
 
-  private settle(fragment: DocumentFragment, source: string): void {
-    appendGrouped(this.container, fragment.childNodes, this.tail);
+  /** Renders complete blocks once and moves them before the tail. */
+  private settle(render: () => DocumentFragment, source: string): void {
+    const started = performance.now();
+    appendGrouped(this.container, render().childNodes, this.tail);
     markSkippableGroups(this.container);
     this.settled.push(source);
+    this.settleCost += performance.now() - started;
   }
 
   /** Shows the open fence at the start of `pending` as a live code block. */
@@ -240,7 +256,7 @@ export class StreamRenderer {
         const source = live.source.join('') + this.pending.slice(0, nl + 1);
         this.pending = this.pending.slice(nl + 1);
         this.endLive();
-        this.settle(renderMarkdown(source), source);
+        this.settle(() => renderMarkdown(source), source);
         return true;
       }
       const shown = stripIndent(line, live.indent) + '\n';

@@ -177,6 +177,48 @@ describe('stream renderer (Chromium)', function () {
     );
   });
 
+  it('an expensive open block is refreshed less often, but waits at most 150 ms for it', async () => {
+    // A 6,000-row table left open: its render takes long enough that the cost-based wait alone (12× the
+    // render) would hold the next update back for seconds, and the text arriving meanwhile would pile up.
+    const rows = Array.from({ length: 6000 }, (_, i) => `| row ${i} | **${i * 7}** | \`v${i}\` |`);
+    const table = `| name | value | code |\n|---|---|---|\n${rows.join('\n')}`;
+    const result = await hp.page.evaluate(async (table) => {
+      const { StreamRenderer, renderMarkdownOnce } = window.__md;
+      const frame = (): Promise<number> => new Promise((resolve) => requestAnimationFrame(resolve));
+      renderMarkdownOnce(document.createElement('div'), table); // warm: the renders below are not the first
+      const el = document.createElement('div');
+      document.body.append(el);
+      const renderer = new StreamRenderer(el);
+      renderer.append(table);
+      const before = performance.now();
+      await frame(); // the renderer's frame callback runs first (it asked first)
+      const firstRender = performance.now() - before;
+      void el.offsetHeight; // lay the table out now, so the wait below is the renderer's alone
+      // Seen when the render's changes are delivered: after the render, before the frame's layout.
+      let shownAt = 0;
+      const observer = new MutationObserver(() => {
+        if (!shownAt && el.textContent?.includes('last')) shownAt = performance.now();
+      });
+      observer.observe(el, { childList: true, subtree: true, characterData: true });
+      renderer.append(' more |\n| last');
+      const appended = performance.now();
+      while (!shownAt && performance.now() - appended < 20_000) await frame();
+      observer.disconnect();
+      const waited = (shownAt || performance.now()) - appended;
+      el.remove();
+      return { firstRender, waited };
+    }, table);
+    assert.ok(result.firstRender >= 50, `the open table took ${result.firstRender} ms to render`);
+    // Capped: the 150 ms wait, a frame or two, then the next render itself (about as long as the first).
+    // Uncapped, 12× the first render would pass before that next render even started.
+    const capped = 150 + 2 * result.firstRender + 100;
+    assert.ok(capped < 12 * result.firstRender);
+    assert.ok(
+      result.waited < capped,
+      `the next update came ${result.waited} ms later (the first render took ${result.firstRender} ms)`,
+    );
+  });
+
   it('keeps settled blocks in groups of 32, the same whether streamed or rendered whole', async () => {
     const blocks = Array.from({ length: 75 }, (_, i) =>
       i % 5 === 4 ? '```js\nconst n = ' + i + ';\n```' : `Paragraph **${i}** of a long answer.`,
