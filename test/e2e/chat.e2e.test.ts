@@ -8,7 +8,16 @@ import {
   waitForNotification,
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, lastChatRequest, openChat, send, until, visibleWords } from './chatHelpers';
+import {
+  articles,
+  emulator,
+  lastChatRequest,
+  newChat,
+  openChat,
+  send,
+  until,
+  visibleWords,
+} from './chatHelpers';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -77,7 +86,7 @@ describe('Chat panel in the real editor', function () {
   it('Regenerate asks again and replaces the last answer', async () => {
     const { page } = e2e();
     const frame = await openChat(page);
-    await runCommand(page, 'Model Gateway: New Chat');
+    await newChat(frame, page);
     await send(frame, 'Name a colour');
     const answer = articles(frame, /^Assistant /).last();
     await until(
@@ -165,7 +174,7 @@ describe('Chat panel in the real editor', function () {
   it('shows an error inline with the request id, and Retry succeeds', async () => {
     const { page } = e2e();
     const frame = await openChat(page);
-    await runCommand(page, 'Model Gateway: New Chat');
+    await newChat(frame, page);
     await send(frame, 'Hello [[fault:flaky:503:3]] [[fault:request-id:req_e2e_42]]');
     const answer = articles(frame, /^Assistant /).last();
     await answer.getByText(/req_e2e_42/).waitFor({ timeout: 30_000 });
@@ -200,7 +209,7 @@ describe('Chat panel in the real editor', function () {
   it('exports the conversation to a Markdown file', async () => {
     const { page, folder } = e2e();
     const frame = await openChat(page);
-    await runCommand(page, 'Model Gateway: New Chat');
+    await newChat(frame, page);
     await send(frame, 'Hello export');
     await until(
       async () =>

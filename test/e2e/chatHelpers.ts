@@ -13,6 +13,16 @@ export async function openChat(page: Page): Promise<FrameLocator> {
   return frame;
 }
 
+/**
+ * Starts a new chat and waits until the panel shows it (empty), so what is typed next goes into it: typed
+ * before, it would go into the old view's composer and be cleared with it.
+ */
+export async function newChat(frame: FrameLocator, page: Page = e2e().page): Promise<void> {
+  await runCommand(page, 'Model Gateway: New Chat');
+  const turns = frame.getByRole('article');
+  await until(async () => (await turns.count()) === 0, 10_000, 'the new, empty chat');
+}
+
 /** Types a message into the composer and sends it with Enter. */
 export async function send(frame: FrameLocator, text: string): Promise<void> {
   const box = frame.getByRole('textbox', { name: 'Message', exact: true });

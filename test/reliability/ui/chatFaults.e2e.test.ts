@@ -13,6 +13,7 @@ import {
   articles,
   emulator,
   lastChatRequest,
+  newChat,
   openChat,
   send,
   until,
@@ -38,13 +39,6 @@ async function answerEnded(frame: FrameLocator, requestsBefore: number, timeoutM
   await until(() => emulator().requests.length > requestsBefore, 10_000, 'the request to reach the gateway');
   const stop = frame.getByRole('button', { name: 'Stop', exact: true });
   await until(async () => !(await stop.isVisible()), timeoutMs, 'the answer to end by itself');
-}
-
-/** Starts a new chat and waits until the panel shows it (empty), so what is typed next goes into it. */
-async function newChat(frame: FrameLocator): Promise<void> {
-  await runCommand(e2e().page, 'Model Gateway: New Chat');
-  const turns = frame.getByRole('article');
-  await until(async () => (await turns.count()) === 0, 10_000, 'the new, empty chat');
 }
 
 /** Sends `text` in a new chat and waits until the whole expected answer is on screen. */

@@ -17,7 +17,7 @@ import {
 } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
 import { resultsDir } from '../../harness/paths';
-import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
+import { articles, emulator, newChat, openChat, send, until } from '../../e2e/chatHelpers';
 import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
 
@@ -161,7 +161,7 @@ describe('Secrets through the real UI (code-server)', function () {
     assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the typed key is the one in use');
 
     const frame = await openChat(page);
-    await runCommand(page, 'Model Gateway: New Chat');
+    await newChat(frame, page);
     for (const [message, expected] of [
       ['Hello there', /Echo: Hello there/],
       ['Break [[fault:in-stream-error]]', /Echo|rror/],
@@ -183,8 +183,7 @@ describe('Secrets through the real UI (code-server)', function () {
     }
 
     // A new conversation, so the 401 marker above does not apply to the explanation.
-    await runCommand(page, 'Model Gateway: New Chat');
-    await until(async () => (await frame.getByRole('article').count()) === 0, 10_000, 'the new chat');
+    await newChat(frame, page);
     // Quick Open from the workbench (a key press inside the webview stays there). The chat view taking
     // focus as New Chat ends can close Quick Open again, so a closed one is opened again (bounded).
     for (let attempt = 1; ; attempt++) {
