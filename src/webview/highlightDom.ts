@@ -7,7 +7,7 @@
  * This reads exactly that kind of HTML and nothing else: any other markup, entity or character the HTML
  * parser would change (a carriage return, a NUL) makes it return undefined, and the caller sanitises
  * instead. It creates only `span` elements, with the classes the sanitiser allows, and text nodes; the
- * result is node for node what DOMPurify gives for the same HTML (test/webview/tokenDom.test.ts).
+ * result is node for node what DOMPurify gives for the same HTML (test/webview/highlightDom.test.ts).
  */
 import { highlightCode } from './highlight';
 import { allowedClasses } from './safeClasses';
