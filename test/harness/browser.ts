@@ -124,16 +124,29 @@ export async function acceptInputBox(
   }
 }
 
-/** Runs a command by its palette title: F1, type the title, wait for a matching row, Enter. */
+/**
+ * Runs a command by its palette title: F1, type the title, wait for a matching row, Enter. A palette that
+ * closes before the title is typed (a view taking focus as the window restores it, after a reload) is
+ * opened again, up to three times.
+ */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const input = quickInput(page);
-  await page
-    .locator('.monaco-workbench')
-    .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
-    .catch(() => undefined);
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`, { timeout: timeoutMs });
+  for (let attempt = 1; ; attempt++) {
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
+      .catch(() => undefined);
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    const typed = await input
+      .fill(`>${title}`, { timeout: attempt < 3 ? 5_000 : timeoutMs })
+      .then(() => true)
+      .catch((error: unknown) => {
+        if (attempt >= 3) throw error;
+        return false;
+      });
+    if (typed) break;
+  }
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click({ timeout: timeoutMs });
