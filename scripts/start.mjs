@@ -16,6 +16,8 @@ function tsIn(dir) {
     .map((name) => join(root, dir, name));
 }
 
+const started = Date.now();
+console.log('[start] building the extension and the harness (a few seconds)…');
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) {
   console.error('[start] building the extension failed');
@@ -33,6 +35,7 @@ await esbuild.build({
   sourcemap: 'inline',
   logLevel: 'warning',
 });
+console.log(`[start]   done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 const require = createRequire(import.meta.url);
 const { start } = require(join(root, 'out', 'test', 'harness', 'start.js'));

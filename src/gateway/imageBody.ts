@@ -2,14 +2,14 @@
  * Reads an images response as it arrives: every `"b64_json"` string is decoded from base64 chunk by chunk
  * and left out of the JSON text, which keeps only a `"#<index>"` stand-in. A 4096×4096 PNG is about 67 MB
  * of base64; holding the body, its string and JSON.parse's copy before decoding took several times the
- * image's size and blocked the event loop for hundreds of milliseconds. Here the peak is about the decoded
- * bytes, and the work is spread over the body's chunks.
+ * image's size and blocked the event loop for a long time. Here the peak is about the decoded bytes, and
+ * the work is spread over the body's chunks (measurements: docs/performance.md, Design changes).
  *
  * Without a Content-Length the image's size is unknown until its closing quote. Growing one buffer by
- * doubling copied up to half the image at once into fresh memory (118 ms for a 4096x4096 PNG, most of it
- * page faults); the image is decoded into segments instead, each allocated as data arrives. Its segments
- * are joined once it ends, by `joinImages`, a segment at a time with the event loop free in between
- * (one copy of 50 MB at once took 30 to 60 ms, most of it page faults too).
+ * doubling copied up to half the image at once into fresh memory (a long block, most of it page faults);
+ * the image is decoded into segments instead, each allocated as data arrives. Its segments are joined once
+ * it ends, by `joinImages`, a segment at a time with the event loop free in between (one large copy at
+ * once blocks too, for the same reason).
  */
 
 const QUOTE = 0x22;

@@ -1,7 +1,8 @@
 /**
  * The parts of undici the client uses, loaded from their own modules. undici's index also loads fetch,
- * WebSocket, the mock agents, the cache stores and every interceptor: over 200 KB of the minified
- * extension bundle that the client never runs. The types still come from undici's public declarations.
+ * WebSocket, the mock agents, the cache stores and every interceptor: a large part of the minified
+ * extension bundle that the client never runs (figures: docs/performance.md, Design changes). The types
+ * still come from undici's public declarations.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as Undici from 'undici';

@@ -37,7 +37,7 @@ const TAIL_RENDER_SPACING = 12;
  * The wait is capped, and only the work a later render repeats (the open block) counts: a slow render
  * (a cold start, a garbage collection, many blocks settling at once) must not make the next one wait
  * longer, or the text piling up meanwhile makes that one slower still, and so on (a trace showed waits
- * growing to 60,000 characters and 70 ms renders).
+ * growing to tens of thousands of characters and ever slower renders: docs/performance.md, Design changes).
  */
 const MAX_TAIL_RENDER_WAIT_MS = 150;
 /** Link reference definitions resolve across blocks; a text with any is re-rendered whole at the end. */

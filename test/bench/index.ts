@@ -1,11 +1,21 @@
 /**
  * `npm run bench [-- --quick] [-- --only=1,3]`: runs every benchmark case, prints the table and writes
- * test-results/bench.json and test-results/bench.md. Timings never fail the run (these machines are noisy);
- * the exit code is non-zero only when a case crashed. The same file is the entry of the helper processes.
+ * test-results/bench.json and test-results/bench.md; a full run of every case also replaces the table in
+ * docs/performance.md (a `--quick` run, as `npm test` makes, leaves the docs alone). Timings never fail the
+ * run (these machines are noisy); the exit code is non-zero only when a case crashed. The same file is the entry of the helper processes.
  */
 import { emulatorChild } from './children';
 import { imageChild } from './imageChild';
-import { type BenchRun, type Row, errorRow, machineInfo, textTable, writeResults } from './report';
+import {
+  type BenchRun,
+  type Row,
+  errorRow,
+  machineInfo,
+  markdownTable,
+  textTable,
+  writeResults,
+} from './report';
+import { publishesTable, updatePerformanceDoc } from './performanceDoc';
 import { repoRoot, resultsDir } from '../harness/paths';
 import { caseRunners } from './cases';
 import { settingsFrom, selected } from './settings';
@@ -43,6 +53,8 @@ async function main(argv: readonly string[]): Promise<number> {
   console.log(`\n${textTable(rows)}\n`);
   const files = writeResults(resultsDir(), run);
   console.log(`[bench] wrote ${files.json} and ${files.md} (${run.durationS.toFixed(0)} s)`);
+  if (publishesTable(settings)) console.log(`[bench] updated ${updatePerformanceDoc(markdownTable(run))}`);
+  else console.log('[bench] docs/performance.md left as it is: only a full run of every case updates it');
   return rows.some((row) => row.status === 'error') ? 1 : 0;
 }
 

@@ -1,4 +1,4 @@
-/** Benchmark results: rows, the console table, test-results/bench.json and the Markdown table for the README. */
+/** Benchmark results: rows, the console table, test-results/bench.json and the Markdown table for docs/performance.md. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -116,7 +116,7 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** The Markdown table (and notes) for the README's Performance section. */
+/** The Markdown table (and notes) for docs/performance.md. */
 export function markdownTable(run: BenchRun): string {
   const out = [
     `Measured with \`${run.command}\` on ${run.startedAt.slice(0, 10)} (${run.machine.cpus}, ` +

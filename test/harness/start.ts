@@ -1,7 +1,8 @@
 // `npm start`: the gateway emulator (unless MODEL_GATEWAY_BASE_URL is set) plus VS Code with the extension
 // loaded from the repository: desktop `code` when on PATH, otherwise code-server opened in a browser.
-// Environment: MODEL_GATEWAY_BASE_URL, MODEL_GATEWAY_API_KEY, EMULATOR_PORT, MODEL_GATEWAY_EDITOR=code|code-server,
-// MODEL_GATEWAY_EDITOR_PORT, MODEL_GATEWAY_WORKSPACE (folder to open; default .cache/playground).
+// Environment: MODEL_GATEWAY_BASE_URL, MODEL_GATEWAY_API_KEY, EMULATOR_PORT (default 8787),
+// MODEL_GATEWAY_EDITOR=code|code-server, MODEL_GATEWAY_EDITOR_PORT, MODEL_GATEWAY_WORKSPACE (folder to open;
+// default .cache/playground), MODEL_GATEWAY_SKIP_APT (do not install Debian packages).
 import { spawn } from 'node:child_process';
 import {
   accessSync,
@@ -16,8 +17,9 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { remoteUri, startCodeServer, workbenchUrl } from './codeServer';
+import { codeServerBuildPackages, ensureDebianPackages, fontPackages } from './debianPackages';
 import { ensureEditor } from './install';
-import { cacheDir, repoRoot } from './paths';
+import { cacheDir, codeServerEntry, repoRoot } from './paths';
 import { groupAlive, killGroup, withTimeout } from './proc';
 import { emulatorKey, startGateway, type Gateway } from './workspace';
 
@@ -44,6 +46,21 @@ function playground(): string {
   if (!existsSync(folder))
     cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), folder, { recursive: true });
   return folder;
+}
+
+/** The emulator's port: the README's 8787 (or EMULATOR_PORT), else a free one when that is taken. */
+export const defaultEmulatorPort = 8787;
+
+/** Starts the emulator on `port`; when the port is taken, on a free port instead, saying so. */
+export async function startEmulatorOn(port: number, say: (message: string) => void): Promise<Gateway> {
+  try {
+    return await startGateway(undefined, port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    const gateway = await startGateway(undefined, 0);
+    say(`port ${port} is in use, so the emulator took the free port ${new URL(gateway.url).port} instead`);
+    return gateway;
+  }
 }
 
 /** Resolves on the first SIGINT/SIGTERM/SIGHUP. */
@@ -87,12 +104,25 @@ async function runDesktop(
 /** Starts everything and waits for Ctrl-C; returns the exit code. */
 export async function start(): Promise<number> {
   const external = process.env.MODEL_GATEWAY_BASE_URL;
-  const gateway: Gateway = await startGateway(external, Number(process.env.EMULATOR_PORT ?? 0));
+  const choice = process.env.MODEL_GATEWAY_EDITOR;
+  const code = choice === 'code-server' ? undefined : onPath('code');
+  if (choice === 'code' && !code) throw new Error('MODEL_GATEWAY_EDITOR=code but `code` is not on PATH');
+  mkdirSync(cacheDir, { recursive: true });
+  // Fonts for the emulator's emoji and Chinese text; the Kerberos headers only while code-server gets built.
+  await ensureDebianPackages(
+    [...fontPackages, ...(!code && !existsSync(codeServerEntry) ? codeServerBuildPackages : [])],
+    join(cacheDir, 'apt-install.log'),
+    say,
+  );
+  const emulatorPort = Number(process.env.EMULATOR_PORT ?? defaultEmulatorPort);
+  if (!Number.isInteger(emulatorPort) || emulatorPort < 0 || emulatorPort > 65535)
+    throw new Error(`invalid EMULATOR_PORT: ${process.env.EMULATOR_PORT}`);
+  const gateway: Gateway = external ? await startGateway(external) : await startEmulatorOn(emulatorPort, say);
   const key = process.env.MODEL_GATEWAY_API_KEY ?? (external ? undefined : emulatorKey);
   say(
     external
       ? `using the gateway at ${gateway.url}`
-      : `gateway emulator listening on ${gateway.url} (key ${emulatorKey})`,
+      : `gateway emulator listening on ${gateway.url} (port ${new URL(gateway.url).port}, key ${emulatorKey})`,
   );
   // Passed to the editor's environment, which the extension host inherits.
   const env: Record<string, string> = {};
@@ -102,13 +132,10 @@ export async function start(): Promise<number> {
   const folder = playground();
   const stopSignal = interrupted();
 
-  const choice = process.env.MODEL_GATEWAY_EDITOR;
-  const code = choice === 'code-server' ? undefined : onPath('code');
   let stopEditor: () => Promise<void>;
   if (code) {
     stopEditor = await runDesktop(code, folder, settings, env);
   } else {
-    if (choice === 'code') throw new Error('MODEL_GATEWAY_EDITOR=code but `code` is not on PATH');
     await ensureEditor();
     const port = process.env.MODEL_GATEWAY_EDITOR_PORT
       ? Number(process.env.MODEL_GATEWAY_EDITOR_PORT)

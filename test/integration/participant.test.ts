@@ -1,5 +1,5 @@
 // The `@gateway` participant's handler, called directly with real `vscode` objects: VS Code's built-in chat
-// cannot send it requests here (see the README), so the handler comes from the API activate() returns.
+// cannot send it requests here (see docs/architecture.md), so the handler comes from the API activate() returns.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../../src/images/pngInfo';
