@@ -143,12 +143,12 @@ export class CompletionAssembler {
   }
 
   private toEvents(segments: ThinkSegment[]): StreamEvent[] {
-    return segments.map((s) => ({
-      type: s.kind === 'text' ? 'text' : 'reasoning',
-      text: s.text,
-      id: this.id,
-      model: this.model,
-    }));
+    const { id, model } = this;
+    return segments.map((s) =>
+      s.kind === 'retract'
+        ? { type: 'retractReasoning', id, model }
+        : { type: s.kind, text: s.text, id, model },
+    );
   }
 
   private streamError(source: unknown, midStream: boolean): StreamError {
