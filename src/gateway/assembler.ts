@@ -39,14 +39,28 @@ export function normaliseUsage(value: unknown): Usage | undefined {
   return usage;
 }
 
-/** Reasoning text of a delta or message: `reasoning_content`, `reasoning`, or `reasoning_details[].text`. */
+/** Readable text of one `reasoning_details` entry; never an encrypted entry's opaque data. */
+function detailText(detail: unknown): string | undefined {
+  if (!isObject(detail) || detail.type === 'reasoning.encrypted') return undefined;
+  return nonEmptyString(detail.text) ?? nonEmptyString(detail.summary);
+}
+
+/** Reasoning text of a delta or message: `reasoning_content`, `reasoning`, or `reasoning_details[]` text. */
 function reasoningOf(delta: JsonObject): string | undefined {
   const direct = nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning);
   if (direct) return direct;
   // Only when no plain field is present: OpenRouter sends both, and the text would be doubled.
   if (!Array.isArray(delta.reasoning_details)) return undefined;
-  const parts = delta.reasoning_details.map((d) => (isObject(d) ? nonEmptyString(d.text) : undefined));
-  return parts.filter((p): p is string => !!p).join('') || undefined;
+  return delta.reasoning_details.map(detailText).filter(Boolean).join('') || undefined;
+}
+
+/**
+ * True when the server sends reasoning apart from the content, even with no readable text in it
+ * (OpenRouter's `reasoning_details` of type `reasoning.encrypted`, next to `reasoning: null`):
+ * then the content is the answer.
+ */
+function hasReasoningField(delta: JsonObject): boolean {
+  return Array.isArray(delta.reasoning_details) && delta.reasoning_details.some(isObject);
 }
 
 /** Collects the state of one completion while its chunks arrive. */
@@ -133,10 +147,8 @@ export class CompletionAssembler {
   private acceptDelta(delta: JsonObject): StreamEvent[] {
     const segments: ThinkSegment[] = [];
     const reasoning = reasoningOf(delta);
-    if (reasoning) {
-      segments.push(...this.splitter.noteReasoningField());
-      segments.push({ kind: 'reasoning', text: reasoning });
-    }
+    if (reasoning || hasReasoningField(delta)) segments.push(...this.splitter.noteReasoningField());
+    if (reasoning) segments.push({ kind: 'reasoning', text: reasoning });
     if (typeof delta.content === 'string' && delta.content)
       segments.push(...this.splitter.push(delta.content));
     return this.toEvents(segments);

@@ -47,4 +47,58 @@ describe('gateway dialects from outside (recorded bytes)', () => {
       assert.equal(got.reasoning, '');
     });
   });
+
+  describe('a reasoning field that carries only opaque data', () => {
+    const SECRET_BLOB = 'gAAAAABopaqueEncryptedReasoning0123456789==';
+    const encrypted = {
+      content: '',
+      reasoning: null,
+      reasoning_details: [
+        { type: 'reasoning.encrypted', data: SECRET_BLOB, id: 'rs_1', format: 'x', index: 0 },
+      ],
+    };
+    const answer = 'The answer, which is not reasoning.';
+
+    for (const where of ['first', 'after some content']) {
+      it(`content is the answer and the data never appears (${where})`, async () => {
+        const body =
+          where === 'first'
+            ? [
+                delta(encrypted),
+                delta({ content: 'The answer, ' }),
+                delta({ content: 'which is not reasoning.' }),
+              ]
+            : [
+                delta({ content: 'The answer, ' }),
+                delta(encrypted),
+                delta({ content: 'which is not reasoning.' }),
+              ];
+        const got = await read(bytesOf(...body, END));
+        assert.equal(got.error, undefined);
+        assert.equal(got.text, answer);
+        assert.equal(got.reasoning, '');
+        assert.ok(!JSON.stringify(got.events).includes(SECRET_BLOB));
+        // Known at once to be the answer: nothing more is streamed as presumed reasoning.
+        assert.deepEqual(
+          got.events.map((e) => e.type),
+          where === 'first'
+            ? ['text', 'text', 'finish']
+            : ['reasoning', 'retractReasoning', 'text', 'text', 'finish'],
+        );
+      });
+    }
+
+    it('the same in a whole JSON body; a summary next to it is reasoning', async () => {
+      const details = [
+        { type: 'reasoning.summary', summary: 'Summarised why.' },
+        { type: 'reasoning.encrypted', data: SECRET_BLOB, text: SECRET_BLOB },
+      ];
+      const message = { role: 'assistant', content: answer, reasoning: null, reasoning_details: details };
+      const body = JSON.stringify({ id: 'j1', choices: [{ index: 0, message, finish_reason: 'stop' }] });
+      const got = await read(bytesOf(body), THINKING_MODEL, 'application/json');
+      assert.equal(got.text, answer);
+      assert.equal(got.reasoning, 'Summarised why.');
+      assert.ok(!JSON.stringify(got.events).includes(SECRET_BLOB));
+    });
+  });
 });
