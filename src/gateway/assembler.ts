@@ -63,6 +63,18 @@ function hasReasoningField(delta: JsonObject): boolean {
   return Array.isArray(delta.reasoning_details) && delta.reasoning_details.some(isObject);
 }
 
+/**
+ * An error sent as a flat object instead of a chunk, with no `error` wrapper: vLLM's
+ * `{"object":"error","message":…,"type":…,"code":500}` and its family, a top-level `message` with
+ * `type`, `code` or `status` and no `choices`. Taken as a chunk it would be an empty, successful answer.
+ */
+function isFlatError(value: JsonObject): boolean {
+  if (Array.isArray(value.choices)) return false;
+  if (value.object === 'error') return true;
+  const fields = [value.type, value.code, value.status];
+  return nonEmptyString(value.message) !== undefined && fields.some((f) => f !== undefined && f !== null);
+}
+
 /** Collects the state of one completion while its chunks arrive. */
 export class CompletionAssembler {
   id = '';
@@ -72,6 +84,8 @@ export class CompletionAssembler {
   finishReason?: string;
   usage?: Usage;
   private readonly splitter: ThinkTagSplitter;
+  /** Some text or reasoning was handed on: an error now comes in the middle of the answer. */
+  private started = false;
 
   constructor(
     requestedModel: string,
@@ -83,14 +97,15 @@ export class CompletionAssembler {
 
   /** One SSE event's parsed data. Throws StreamError for an in-stream error in any dialect. */
   acceptChunk(chunk: unknown, eventName?: string): StreamEvent[] {
-    if (eventName === 'error') throw this.streamError(chunk, true);
+    if (eventName === 'error') throw this.streamError(chunk, this.started);
     if (!isObject(chunk))
       throw new MalformedResponseError('The gateway sent a stream chunk that is not a JSON object.');
-    if (chunk.error !== undefined && chunk.error !== null) throw this.streamError(chunk, true);
+    if ((chunk.error !== undefined && chunk.error !== null) || isFlatError(chunk))
+      throw this.streamError(chunk, this.started);
     this.noteIdentity(chunk);
     const choice = this.firstChoice(chunk.choices);
     if (!choice) return [];
-    if (choice.finish_reason === 'error') throw this.streamError(choice.error ?? choice, true);
+    if (choice.finish_reason === 'error') throw this.streamError(choice.error ?? choice, this.started);
     const delta = isObject(choice.delta)
       ? choice.delta
       : isObject(choice.message)
@@ -106,7 +121,8 @@ export class CompletionAssembler {
   acceptCompletion(body: unknown): StreamEvent[] {
     if (!isObject(body))
       throw new MalformedResponseError('The gateway answered with something other than a completion.');
-    if (body.error !== undefined && body.error !== null) throw this.streamError(body, false);
+    if ((body.error !== undefined && body.error !== null) || isFlatError(body))
+      throw this.streamError(body, false);
     if (!Array.isArray(body.choices)) {
       throw new MalformedResponseError(
         'The gateway answered without any choices. Try again or pick another model.',
@@ -155,6 +171,7 @@ export class CompletionAssembler {
   }
 
   private toEvents(segments: ThinkSegment[]): StreamEvent[] {
+    if (segments.length) this.started = true;
     const { id, model } = this;
     return segments.map((s) =>
       s.kind === 'retract'

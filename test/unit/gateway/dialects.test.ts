@@ -1,7 +1,9 @@
 // Dialects met when testing from outside (issue 15): streams recorded in the shapes real servers send.
 import * as assert from 'node:assert/strict';
+import { createGatewayClient } from '../../../src/gateway';
+import { StreamError } from '../../../src/gateway/errors';
 import { readChatStream } from '../../../src/gateway/sse';
-import { KEY, THINKING_MODEL, bytesOf, collect } from './helpers';
+import { KEY, TEXT_MODEL, THINKING_MODEL, bytesOf, chat, collect, rejection, tinyServer } from './helpers';
 
 const SSE = 'text/event-stream';
 
@@ -99,6 +101,69 @@ describe('gateway dialects from outside (recorded bytes)', () => {
       assert.equal(got.text, answer);
       assert.equal(got.reasoning, 'Summarised why.');
       assert.ok(!JSON.stringify(got.events).includes(SECRET_BLOB));
+    });
+  });
+
+  describe('an error sent as a flat object, without an error wrapper', () => {
+    const MESSAGE = 'The model overloaded: KV cache is full';
+    const shapes: Record<string, Record<string, unknown>> = {
+      'vLLM (object: error)': {
+        object: 'error',
+        message: MESSAGE,
+        type: 'InternalServerError',
+        param: null,
+        code: 500,
+      },
+      'message and type': { message: MESSAGE, type: 'server_error' },
+      'message and code': { message: MESSAGE, code: 'upstream_failed' },
+      'message and status': { message: MESSAGE, status: 503 },
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      it(`${name}: as the first event, followed by [DONE], is an error with the server's message`, async () => {
+        const got = await read(bytesOf(`data: ${JSON.stringify(shape)}\n\n`, 'data: [DONE]\n\n'), TEXT_MODEL);
+        assert.ok(got.error instanceof StreamError, String(got.error));
+        assert.match(got.error.message, /KV cache is full/);
+        assert.match(got.error.message, /instead of an answer/);
+        assert.equal(got.text, '');
+        assert.equal(got.finish, undefined);
+      });
+
+      it(`${name}: after some text, keeps the text and reports the error`, async () => {
+        const body = [delta({ content: 'so far' }), `data: ${JSON.stringify(shape)}\n\n`, 'data: [DONE]\n\n'];
+        const got = await read(bytesOf(...body), TEXT_MODEL);
+        assert.ok(got.error instanceof StreamError, String(got.error));
+        assert.match(got.error.message, /in the middle of the answer.*KV cache is full/);
+        assert.equal(got.text, 'so far');
+      });
+
+      it(`${name}: as a whole JSON body (stream ignored) is the same error`, async () => {
+        const got = await read(bytesOf(JSON.stringify(shape)), TEXT_MODEL, 'application/json');
+        assert.ok(got.error instanceof StreamError, String(got.error));
+        assert.match(got.error.message, /KV cache is full/);
+      });
+    }
+
+    it('a non-streamed request answered 200 with a flat error rejects with the message', async () => {
+      const server = await tinyServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(shapes['vLLM (object: error)']));
+      });
+      const client = createGatewayClient({ baseUrl: server.url, apiKey: KEY, retry: { maxRetries: 0 } });
+      try {
+        const error = await rejection(client.createChatCompletion(chat('hi')));
+        assert.ok(error instanceof StreamError, String(error));
+        assert.match(error.message, /KV cache is full/);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+    it('a chunk with choices and stray message/code fields is still an answer', async () => {
+      const body = chunk({ message: 'ok', code: 0, choices: [{ index: 0, delta: { content: 'Hi' } }] });
+      const got = await read(bytesOf(body, END), TEXT_MODEL);
+      assert.equal(got.error, undefined);
+      assert.equal(got.text, 'Hi');
     });
   });
 });
