@@ -37,7 +37,8 @@ export type HostToWebview =
   | { type: 'state'; state: ChatViewState }
   | { type: 'turnsAdded'; turns: Turn[] }
   /** Streaming increments: only new text crosses, never the whole conversation. */
-  | { type: 'delta'; turnId: string; text?: string; reasoning?: string }
+  /** `retractReasoning`: first discard the turn's reasoning so far (it was the answer; see StreamEvent). */
+  | { type: 'delta'; turnId: string; text?: string; reasoning?: string; retractReasoning?: true }
   | {
       type: 'turnFinished';
       turnId: string;

@@ -108,6 +108,18 @@ export function appendToTurn(
   return turn;
 }
 
+/**
+ * Discards the reasoning of a streaming assistant turn: what was streamed as reasoning was the answer
+ * (a thinking model that answered without think tags), and arrives again as text.
+ */
+export function retractReasoning(conv: Conversation, turnId: string): AssistantTurn | undefined {
+  const turn = findTurn(conv, turnId);
+  if (!turn || turn.role !== 'assistant' || turn.status !== 'streaming') return undefined;
+  delete turn.reasoning;
+  delete turn.reasoningMs;
+  return turn;
+}
+
 /** How a finished turn ended. */
 export interface TurnOutcome {
   status: Exclude<TurnStatus, 'streaming'>;

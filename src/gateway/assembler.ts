@@ -39,14 +39,40 @@ export function normaliseUsage(value: unknown): Usage | undefined {
   return usage;
 }
 
-/** Reasoning text of a delta or message: `reasoning_content`, `reasoning`, or `reasoning_details[].text`. */
+/** Readable text of one `reasoning_details` entry; never an encrypted entry's opaque data. */
+function detailText(detail: unknown): string | undefined {
+  if (!isObject(detail) || detail.type === 'reasoning.encrypted') return undefined;
+  return nonEmptyString(detail.text) ?? nonEmptyString(detail.summary);
+}
+
+/** Reasoning text of a delta or message: `reasoning_content`, `reasoning`, or `reasoning_details[]` text. */
 function reasoningOf(delta: JsonObject): string | undefined {
   const direct = nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning);
   if (direct) return direct;
   // Only when no plain field is present: OpenRouter sends both, and the text would be doubled.
   if (!Array.isArray(delta.reasoning_details)) return undefined;
-  const parts = delta.reasoning_details.map((d) => (isObject(d) ? nonEmptyString(d.text) : undefined));
-  return parts.filter((p): p is string => !!p).join('') || undefined;
+  return delta.reasoning_details.map(detailText).filter(Boolean).join('') || undefined;
+}
+
+/**
+ * True when the server sends reasoning apart from the content, even with no readable text in it
+ * (OpenRouter's `reasoning_details` of type `reasoning.encrypted`, next to `reasoning: null`):
+ * then the content is the answer.
+ */
+function hasReasoningField(delta: JsonObject): boolean {
+  return Array.isArray(delta.reasoning_details) && delta.reasoning_details.some(isObject);
+}
+
+/**
+ * An error sent as a flat object instead of a chunk, with no `error` wrapper: vLLM's
+ * `{"object":"error","message":…,"type":…,"code":500}` and its family, a top-level `message` with
+ * `type`, `code` or `status` and no `choices`. Taken as a chunk it would be an empty, successful answer.
+ */
+function isFlatError(value: JsonObject): boolean {
+  if (Array.isArray(value.choices)) return false;
+  if (value.object === 'error') return true;
+  const fields = [value.type, value.code, value.status];
+  return nonEmptyString(value.message) !== undefined && fields.some((f) => f !== undefined && f !== null);
 }
 
 /** Collects the state of one completion while its chunks arrive. */
@@ -58,6 +84,8 @@ export class CompletionAssembler {
   finishReason?: string;
   usage?: Usage;
   private readonly splitter: ThinkTagSplitter;
+  /** Some text or reasoning was handed on: an error now comes in the middle of the answer. */
+  private started = false;
 
   constructor(
     requestedModel: string,
@@ -69,14 +97,15 @@ export class CompletionAssembler {
 
   /** One SSE event's parsed data. Throws StreamError for an in-stream error in any dialect. */
   acceptChunk(chunk: unknown, eventName?: string): StreamEvent[] {
-    if (eventName === 'error') throw this.streamError(chunk, true);
+    if (eventName === 'error') throw this.streamError(chunk, this.started);
     if (!isObject(chunk))
       throw new MalformedResponseError('The gateway sent a stream chunk that is not a JSON object.');
-    if (chunk.error !== undefined && chunk.error !== null) throw this.streamError(chunk, true);
+    if ((chunk.error !== undefined && chunk.error !== null) || isFlatError(chunk))
+      throw this.streamError(chunk, this.started);
     this.noteIdentity(chunk);
     const choice = this.firstChoice(chunk.choices);
     if (!choice) return [];
-    if (choice.finish_reason === 'error') throw this.streamError(choice.error ?? choice, true);
+    if (choice.finish_reason === 'error') throw this.streamError(choice.error ?? choice, this.started);
     const delta = isObject(choice.delta)
       ? choice.delta
       : isObject(choice.message)
@@ -92,7 +121,8 @@ export class CompletionAssembler {
   acceptCompletion(body: unknown): StreamEvent[] {
     if (!isObject(body))
       throw new MalformedResponseError('The gateway answered with something other than a completion.');
-    if (body.error !== undefined && body.error !== null) throw this.streamError(body, false);
+    if ((body.error !== undefined && body.error !== null) || isFlatError(body))
+      throw this.streamError(body, false);
     if (!Array.isArray(body.choices)) {
       throw new MalformedResponseError(
         'The gateway answered without any choices. Try again or pick another model.',
@@ -133,22 +163,21 @@ export class CompletionAssembler {
   private acceptDelta(delta: JsonObject): StreamEvent[] {
     const segments: ThinkSegment[] = [];
     const reasoning = reasoningOf(delta);
-    if (reasoning) {
-      segments.push(...this.splitter.noteReasoningField());
-      segments.push({ kind: 'reasoning', text: reasoning });
-    }
+    if (reasoning || hasReasoningField(delta)) segments.push(...this.splitter.noteReasoningField());
+    if (reasoning) segments.push({ kind: 'reasoning', text: reasoning });
     if (typeof delta.content === 'string' && delta.content)
       segments.push(...this.splitter.push(delta.content));
     return this.toEvents(segments);
   }
 
   private toEvents(segments: ThinkSegment[]): StreamEvent[] {
-    return segments.map((s) => ({
-      type: s.kind === 'text' ? 'text' : 'reasoning',
-      text: s.text,
-      id: this.id,
-      model: this.model,
-    }));
+    if (segments.length) this.started = true;
+    const { id, model } = this;
+    return segments.map((s) =>
+      s.kind === 'retract'
+        ? { type: 'retractReasoning', id, model }
+        : { type: s.kind, text: s.text, id, model },
+    );
   }
 
   private streamError(source: unknown, midStream: boolean): StreamError {

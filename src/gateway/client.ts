@@ -202,6 +202,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       for await (const event of chat(request, opts, collect)) {
         if (event.type === 'text') text += event.text;
         else if (event.type === 'reasoning') reasoning += event.text;
+        else if (event.type === 'retractReasoning') reasoning = '';
       }
       const assembler = collect.assembler as CompletionAssembler;
       const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: text };

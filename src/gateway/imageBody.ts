@@ -12,10 +12,13 @@
  * once blocks too, for the same reason).
  */
 
+import { BASE64_WHITESPACE, Base64Check, ImageNotBase64Error } from './base64';
+
+export { ImageNotBase64Error } from './base64';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const KEY = 'b64_json';
-const NOT_BASE64 = /[^A-Za-z0-9+/=_-]+/g;
 const DATA_URI = /^data:([^,]*?),/i;
 /** A data-URI prefix longer than this is not one. */
 const MAX_PREFIX = 256;
@@ -46,9 +49,6 @@ export interface ImageBodyParts {
 /** Thrown by `push` when an image decodes to more than the limit. */
 export class ImageTooLargeError extends Error {}
 
-/** Thrown by `push` when a b64_json value is a data URI that is not base64. */
-export class ImageNotBase64Error extends Error {}
-
 /** An image whose text has ended, still in pieces; `joinImages` puts it in `images[index]`. */
 interface Unjoined {
   index: number;
@@ -75,6 +75,7 @@ export class ImageBodyReader {
   private imageEscape = '';
   private head: string | undefined = '';
   private carry = '';
+  private check = new Base64Check();
   /** Full segments of the current image, and the one being written (`used` bytes of it). */
   private segments: Buffer[] = [];
   private target = EMPTY;
@@ -164,6 +165,7 @@ export class ImageBodyReader {
     this.inImage = true;
     this.head = '';
     this.carry = '';
+    this.check = new Base64Check();
     this.size = 0;
     this.used = 0;
     this.segments = [];
@@ -217,15 +219,16 @@ export class ImageBodyReader {
       if (this.head.slice(0, 5).toLowerCase() === 'data:') {
         const prefix = DATA_URI.exec(this.head);
         if (!prefix) {
-          if (this.head.length > MAX_PREFIX) throw new ImageNotBase64Error('data URI without a comma');
+          if (this.head.length > MAX_PREFIX) throw new ImageNotBase64Error('a data URI without a comma');
           return;
         }
-        if (!/;base64$/i.test(prefix[1])) throw new ImageNotBase64Error('data URI that is not base64');
+        if (!/;base64$/i.test(prefix[1])) throw new ImageNotBase64Error('a data URI that is not base64');
         text = this.head.slice(prefix[0].length);
       } else text = this.head;
       this.head = undefined;
     }
-    text = text.replace(NOT_BASE64, '');
+    text = text.replace(BASE64_WHITESPACE, '');
+    this.check.piece(text);
     if (this.carry) {
       // Complete the quartet left over from the last piece, so the rest decodes without a copy.
       const need = 4 - this.carry.length;
@@ -273,9 +276,10 @@ export class ImageBodyReader {
     if (this.head) {
       const head = this.head;
       this.head = undefined;
-      if (/^data:/i.test(head)) throw new ImageNotBase64Error('data URI without a comma');
+      if (/^data:/i.test(head)) throw new ImageNotBase64Error('a data URI without a comma');
       this.text(head);
     }
+    this.check.end();
     if (this.carry) this.decode(this.carry);
     const last = this.target.subarray(0, this.used);
     const index = this.images.length;

@@ -1,5 +1,6 @@
 /** Turns an image-generation result into bytes: base64 decoding, or an immediate, guarded download of each link. */
 
+import { checkBase64 } from './base64';
 import { errorInfoFromJson } from './errorBody';
 import { headerValue } from './errorFactory';
 import { ImageError, MalformedResponseError, StreamError } from './errors';
@@ -42,18 +43,26 @@ function tooLarge(maxBytes: number): ImageError {
   );
 }
 
+/** The error for image text that is not valid base64: nothing of it is decoded, saved or shown. */
+function brokenImage(reason: string): MalformedResponseError {
+  return new MalformedResponseError(`The gateway sent a broken image: ${reason}. Try again.`);
+}
+
 /** Decodes base64 image text, with or without a `data:image/…;base64,` prefix, within the size cap. */
 export function decodeBase64Image(text: string, maxBytes: number): Uint8Array {
   let b64 = text.trim();
   const prefix = DATA_URI.exec(b64);
   if (prefix) {
-    if (!/;base64$/i.test(prefix[1]))
-      throw new MalformedResponseError('The gateway sent an image data URI that is not base64.');
+    if (!/;base64$/i.test(prefix[1])) throw brokenImage('a data URI that is not base64');
     b64 = b64.slice(prefix[0].length);
   }
+  try {
+    b64 = checkBase64(b64);
+  } catch (e) {
+    throw brokenImage(e instanceof Error ? e.message : String(e));
+  }
   // Check the size implied by the text before allocating the decoded buffer.
-  if (Math.floor((b64.replace(/\s+/g, '').replace(/=+$/, '').length * 3) / 4) > maxBytes)
-    throw tooLarge(maxBytes);
+  if (Math.floor((b64.replace(/=+$/, '').length * 3) / 4) > maxBytes) throw tooLarge(maxBytes);
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   if (bytes.length === 0) throw new MalformedResponseError('The gateway sent an empty image.');
@@ -179,8 +188,7 @@ export interface ImageResponse {
 
 function readerError(e: unknown, maxImageBytes: number): unknown {
   if (e instanceof ImageTooLargeError) return tooLarge(maxImageBytes);
-  if (e instanceof ImageNotBase64Error)
-    return new MalformedResponseError('The gateway sent an image data URI that is not base64.');
+  if (e instanceof ImageNotBase64Error) return brokenImage(e.message);
   return e;
 }
 

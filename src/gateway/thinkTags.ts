@@ -10,17 +10,20 @@
  * - Missing opening tag: whether text before a bare `</think>` was reasoning is only known in
  *   retrospect, so the splitter decides up front and corrects itself when it can:
  *   1. For a thinking model (`-thinking` suffix) whose server has not sent a separate reasoning
- *      field, untagged leading content is *presumed* reasoning and streamed as such. A closing tag
- *      confirms it. If instead a reasoning field shows up, or the stream ends without a closing tag,
- *      the presumption was wrong and everything streamed as presumed reasoning is emitted again as
- *      text, so the answer is never lost (the consumer sees it in both places, not in neither).
- *   2. For other models, leading content is text. A bare closing tag turns the text that came before
- *      it into reasoning only if none of that text has left the splitter yet (it arrived in the same
- *      push); otherwise the tag is dropped and the earlier text stays text.
+ *      field, untagged leading content is *presumed* reasoning and streamed as such, for at most
+ *      PRESUME_LIMIT characters (see there). A closing tag confirms it. If instead a reasoning field
+ *      shows up, the look-ahead runs out, or the stream ends without a closing tag, the presumption
+ *      was wrong: a `retract` segment tells the consumer to discard all the reasoning it was given,
+ *      and the same text follows as text. So the answer is the answer only, shown once.
+ *   2. For other models, and once a presumption was given up, leading content is text. A bare
+ *      closing tag turns the text that came before it into reasoning only if none of that text has
+ *      left the splitter yet (it arrived in the same push); otherwise the tag is dropped and the
+ *      earlier text stays text.
  */
 
 export interface ThinkSegment {
-  kind: 'text' | 'reasoning';
+  /** `retract`: every reasoning segment given so far was not reasoning after all; discard it (text is ''). */
+  kind: 'text' | 'reasoning' | 'retract';
   text: string;
 }
 
@@ -28,6 +31,18 @@ const OPENERS = ['<think>', '<thinking>'];
 const CLOSERS = ['</think>', '</thinking>'];
 const ALL_TAGS = [...OPENERS, ...CLOSERS];
 const LONGEST_TAG = Math.max(...ALL_TAGS.map((t) => t.length));
+
+/**
+ * How much untagged content of a thinking model is streamed as presumed reasoning before the
+ * presumption is given up for want of a closing tag. The trade-off: a model that answers without
+ * thinking aloud shows at most this much of its answer under "Thinking" (about 250 tokens, a few
+ * seconds of output) before it moves to the answer; a model that reasons without an opening tag
+ * for longer than this has its reasoning shown as answer text (the late closing tag is dropped).
+ * The first case is the common one for models that never think aloud, and the cost of the second
+ * is reasoning shown in plain sight, never an answer lost. A whole body (JSON answer) is pushed at
+ * once, so there a closing tag anywhere in it is still found.
+ */
+export const PRESUME_LIMIT = 1024;
 
 type State = 'lead' | 'reasoning' | 'presumed' | 'text';
 
@@ -45,12 +60,18 @@ function scan(input: string, tags: readonly string[]): ScanResult {
   return undefined;
 }
 
+/** Where the text before a scan result ends: at the tag, at the partial tag, or at the end. */
+function endOf(found: ScanResult, input: string): number {
+  return found === undefined ? input.length : 'tag' in found ? found.index : found.partialAt;
+}
+
 /** Splits streamed content into text and reasoning segments; see the module comment for the rules. */
 export class ThinkTagSplitter {
   private state: State = 'lead';
   /** Held back: leading whitespace, or a fragment that may be the start of a tag. */
   private pending = '';
   private textEmitted = false;
+  /** What was streamed as presumed reasoning, to be emitted again as text if the presumption fails. */
   private presumed = '';
   private trimText = false;
   private reasoningField = false;
@@ -62,23 +83,38 @@ export class ThinkTagSplitter {
   noteReasoningField(): ThinkSegment[] {
     this.reasoningField = true;
     if (this.state !== 'presumed') return [];
-    this.state = 'text';
-    const text = this.presumed + this.takePending();
-    this.presumed = '';
-    return this.finishPush(text ? [{ kind: 'text', text }] : []);
+    const out: ThinkSegment[] = [];
+    this.run(this.givenUp(out, this.takePending()), out);
+    return this.finishPush(out);
   }
 
   /** Feeds the next piece of content. */
   push(chunk: string): ThinkSegment[] {
     const out: ThinkSegment[] = [];
-    let input = this.takePending() + chunk;
+    this.run(this.takePending() + chunk, out);
+    return this.finishPush(out);
+  }
+
+  /** Flushes held-back content at the end of the stream. */
+  end(): ThinkSegment[] {
+    const out: ThinkSegment[] = [];
+    // Never confirmed by a closing tag: it was the answer after all.
+    if (this.state === 'presumed') this.run(this.givenUp(out, this.takePending()), out);
+    const rest = this.takePending();
+    if (this.state === 'reasoning') this.emitReasoning(out, rest);
+    else if (this.state === 'text' || rest.trim()) this.emitText(out, rest);
+    this.state = 'text';
+    return this.finishPush(out);
+  }
+
+  private run(input: string, out: ThinkSegment[]): void {
     while (input) {
       if (this.state === 'lead') {
         const rest = input.trimStart();
         const opener = rest ? scan(rest, OPENERS) : undefined;
         if (!rest || (opener && 'partialAt' in opener && opener.partialAt === 0)) {
           this.pending = input;
-          break;
+          return;
         }
         if (opener && 'tag' in opener && opener.index === 0) {
           this.state = 'reasoning';
@@ -90,53 +126,52 @@ export class ThinkTagSplitter {
       }
       if (this.state === 'reasoning' || this.state === 'presumed') {
         const found = scan(input, CLOSERS);
-        const end = found === undefined ? input.length : 'tag' in found ? found.index : found.partialAt;
-        this.emitReasoning(out, input.slice(0, end));
+        const end = endOf(found, input);
         if (found && 'tag' in found) {
+          this.emitReasoning(out, input.slice(0, end));
           this.state = 'text';
           this.presumed = '';
           this.trimText = true;
           input = input.slice(end + found.tag.length);
           continue;
         }
+        if (this.state === 'presumed' && this.presumed.length + end > PRESUME_LIMIT) {
+          input = this.givenUp(out, input);
+          continue;
+        }
+        this.emitReasoning(out, input.slice(0, end));
         this.pending = input.slice(end);
-        break;
+        return;
       }
       const found = scan(input, ALL_TAGS);
-      const end = found === undefined ? input.length : 'tag' in found ? found.index : found.partialAt;
+      const end = endOf(found, input);
       this.emitText(out, input.slice(0, end));
       if (found && 'tag' in found) {
         if (OPENERS.includes(found.tag)) {
           this.state = 'reasoning';
         } else if (!this.textEmitted) {
           // Bare closing tag and nothing shown as text yet: what came before it was reasoning.
-          for (const segment of out) segment.kind = 'reasoning';
+          for (const segment of out) if (segment.kind === 'text') segment.kind = 'reasoning';
           this.trimText = true;
         }
         input = input.slice(end + found.tag.length);
         continue;
       }
       this.pending = input.slice(end);
-      break;
+      return;
     }
-    return this.finishPush(out);
   }
 
-  /** Flushes held-back content at the end of the stream. */
-  end(): ThinkSegment[] {
-    const out: ThinkSegment[] = [];
-    const rest = this.takePending();
-    if (this.state === 'reasoning') {
-      this.emitReasoning(out, rest);
-    } else if (this.state === 'presumed') {
-      // Never confirmed by a closing tag: it was the answer after all.
-      this.emitText(out, this.presumed + rest);
-      this.presumed = '';
-    } else if (this.state === 'text' || rest.trim()) {
-      this.emitText(out, rest);
-    }
+  /**
+   * Gives up the presumption that the leading content is reasoning: retracts what was streamed as
+   * such, and returns it with `rest` as the input to read again as text (it may hold an opening tag).
+   */
+  private givenUp(out: ThinkSegment[], rest: string): string {
+    const again = this.presumed + rest;
+    if (this.presumed) out.push({ kind: 'retract', text: '' });
+    this.presumed = '';
     this.state = 'text';
-    return this.finishPush(out);
+    return again;
   }
 
   private takePending(): string {
@@ -165,7 +200,7 @@ export class ThinkTagSplitter {
     const merged: ThinkSegment[] = [];
     for (const segment of out) {
       const last = merged[merged.length - 1];
-      if (last && last.kind === segment.kind) last.text += segment.text;
+      if (last && last.kind === segment.kind && segment.kind !== 'retract') last.text += segment.text;
       else merged.push({ ...segment });
     }
     if (merged.some((s) => s.kind === 'text')) this.textEmitted = true;

@@ -52,6 +52,11 @@ interface StreamEventBase {
 export type StreamEvent =
   | (StreamEventBase & { type: 'text'; text: string })
   | (StreamEventBase & { type: 'reasoning'; text: string })
+  /**
+   * Everything sent as `reasoning` so far in this answer was not reasoning after all (a thinking
+   * model that answered without think tags): discard it. The same text follows as `text` events.
+   */
+  | (StreamEventBase & { type: 'retractReasoning' })
   | (StreamEventBase & { type: 'usage'; usage: Usage })
   | (StreamEventBase & { type: 'finish'; reason: string });
 

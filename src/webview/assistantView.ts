@@ -82,8 +82,16 @@ export class AssistantMessageView implements TurnView {
     return this.turn.usage?.total_tokens ?? 0;
   }
 
-  /** Adds streamed text and/or reasoning; rendering happens on the next frame. */
-  appendDelta(text: string | undefined, reasoning: string | undefined): void {
+  /** Adds streamed text and/or reasoning, after dropping the reasoning when retracted; renders next frame. */
+  appendDelta(text: string | undefined, reasoning: string | undefined, retract?: boolean): void {
+    if (retract) {
+      // What was shown as thinking was the answer: no section keeps a copy of it.
+      this.thinking?.dispose();
+      this.thinking?.element.remove();
+      this.thinking = undefined;
+      delete this.turn.reasoning;
+      delete this.turn.reasoningMs;
+    }
     if (reasoning) {
       if (!this.thinking) {
         this.thinking = new ThinkingView('', { streaming: true });

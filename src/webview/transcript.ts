@@ -108,7 +108,8 @@ export class Transcript {
   /** Streams text into an assistant turn. */
   delta(message: Delta): void {
     const view = this.views.get(message.turnId);
-    if (view instanceof AssistantMessageView) view.appendDelta(message.text, message.reasoning);
+    if (view instanceof AssistantMessageView)
+      view.appendDelta(message.text, message.reasoning, message.retractReasoning);
   }
 
   /** Ends an assistant turn and announces how it ended. */

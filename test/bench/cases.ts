@@ -9,6 +9,7 @@ import { renderRows } from './render';
 import { sizeRows } from './sizes';
 import { activationRows, imageExtHostRows } from './startup';
 import { productionStage } from './stage';
+import { unbrokenRows } from './unbroken';
 import { type WebBench, startWebBench } from './webPage';
 
 /** Runs a browser case with its own Chromium (so a crash in one case never leaks into the next). */
@@ -40,4 +41,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 4, name: '4. Start-up and size (activation)', run: activationRows },
   { n: 5, name: '5. Large images (Node)', run: imageNodeRows },
   { n: 5, name: '5. Large images (extension host)', run: imageExtHostRows },
+  { n: 6, name: '6. Unbroken runs', run: inBrowser(unbrokenRows) },
 ];

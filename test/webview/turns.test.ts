@@ -102,6 +102,28 @@ describe('chat webview turns and panels (Chromium, real bundle)', function () {
     assert.equal(await summary.textContent(), 'Thinking (4s)');
   });
 
+  it('thinking: a retracted reasoning leaves no section, only the answer', async () => {
+    const { page } = hp;
+    const turn = assistant('', { status: 'streaming' });
+    const answer = '<div>An answer</div> that was shown as </this> thinking';
+    await hp.send({ type: 'state', state: viewState([user('Q'), turn], { busy: true }) });
+    await hp.send({ type: 'delta', turnId: turn.id, reasoning: answer });
+    await page.locator('details.thinking').waitFor();
+    await hp.send({ type: 'delta', turnId: turn.id, retractReasoning: true, text: answer });
+    await frames(page);
+    assert.equal(await page.locator('details.thinking').count(), 0);
+    await hp.send({ type: 'delta', turnId: turn.id, reasoning: 'Then real reasoning.' });
+    await hp.send({ type: 'turnFinished', turnId: turn.id, status: 'complete' });
+    await frames(page);
+    const article = page.locator(`article[data-turn-id="${turn.id}"]`);
+    assert.equal(await article.locator('.answer').textContent(), answer);
+    assert.equal(
+      await article.locator('details.thinking .thinking-body').textContent(),
+      'Then real reasoning.',
+    );
+    assert.equal(await page.locator('details.thinking').count(), 1);
+  });
+
   it('thinking stays open when the reader toggled it during reasoning', async () => {
     const { page } = hp;
     const turn = assistant('', { status: 'streaming' });

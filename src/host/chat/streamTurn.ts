@@ -1,4 +1,4 @@
-import { appendToTurn, finishTurn } from '../../chat/conversation';
+import { appendToTurn, finishTurn, retractReasoning } from '../../chat/conversation';
 import type { AssistantTurn, Conversation, TurnError, TurnStatus } from '../../chat/types';
 import { isGatewayError } from '../../gateway';
 import type { ChatCompletionRequest, GatewayClient, Usage } from '../../gateway/types';
@@ -30,6 +30,7 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
   const { conversation, turn, post } = args;
   let pendingText = '';
   let pendingReasoning = '';
+  let retract = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let reasoningStarted: number | undefined;
   let reasoningMs: number | undefined;
@@ -39,15 +40,17 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
   const flush = (): void => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!pendingText && !pendingReasoning) return;
+    if (!pendingText && !pendingReasoning && !retract) return;
     post({
       type: 'delta',
       turnId: turn.id,
+      ...(retract ? { retractReasoning: true } : {}),
       ...(pendingText ? { text: pendingText } : {}),
       ...(pendingReasoning ? { reasoning: pendingReasoning } : {}),
     });
     pendingText = '';
     pendingReasoning = '';
+    retract = false;
   };
   const schedule = (): void => {
     timer ??= setTimeout(flush, POST_INTERVAL_MS);
@@ -66,6 +69,14 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
         reasoningStarted ??= Date.now();
         appendToTurn(conversation, turn.id, { reasoning: event.text });
         pendingReasoning += event.text;
+        schedule();
+      } else if (event.type === 'retractReasoning') {
+        // It was the answer, which follows as text: the thinking section goes, with its clock.
+        retractReasoning(conversation, turn.id);
+        pendingReasoning = '';
+        retract = true;
+        reasoningStarted = undefined;
+        reasoningMs = undefined;
         schedule();
       } else if (event.type === 'usage') {
         usage = event.usage;

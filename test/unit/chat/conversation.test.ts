@@ -10,6 +10,7 @@ import {
   MAX_TITLE_LENGTH,
   NEW_CONVERSATION_TITLE,
   newId,
+  retractReasoning,
   startAssistantTurn,
   summarize,
   truncateFrom,
@@ -73,6 +74,21 @@ describe('chat/conversation', () => {
     assert.equal(turn.finishReason, 'stop');
     assert.equal(turn.reasoningMs, 1200);
     assert.equal(conv.updatedAt, 99);
+  });
+
+  it('retractReasoning drops reasoning that was the answer, only while the turn streams', () => {
+    const conv = createConversation('m', 0);
+    addUserTurn(conv, 'hi');
+    const turn = startAssistantTurn(conv, 'thinker', 10);
+    appendToTurn(conv, turn.id, { reasoning: 'The answer.' });
+    assert.equal(retractReasoning(conv, turn.id), turn);
+    appendToTurn(conv, turn.id, { text: 'The answer.' });
+    assert.equal(turn.reasoning, undefined);
+    assert.equal(turn.content, 'The answer.');
+    appendToTurn(conv, turn.id, { reasoning: 'Real reasoning.' });
+    finishTurn(conv, turn.id, { status: 'complete' });
+    assert.equal(retractReasoning(conv, turn.id), undefined);
+    assert.equal(turn.reasoning, 'Real reasoning.');
   });
 
   it('ignores chunks for unknown, user, or already finished turns', () => {

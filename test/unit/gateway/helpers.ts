@@ -26,6 +26,7 @@ export async function collect(stream: AsyncIterable<StreamEvent>): Promise<Colle
       out.events.push(event);
       if (event.type === 'text') out.text += event.text;
       else if (event.type === 'reasoning') out.reasoning += event.text;
+      else if (event.type === 'retractReasoning') out.reasoning = '';
       else if (event.type === 'usage') out.usage = event.usage;
       else out.finish = event.reason;
     }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { type ThinkSegment, ThinkTagSplitter } from '../../../src/gateway/thinkTags';
+import { PRESUME_LIMIT, type ThinkSegment, ThinkTagSplitter } from '../../../src/gateway/thinkTags';
 
 interface Split {
   text: string;
@@ -14,12 +14,19 @@ function run(pieces: string[], expectReasoning = false, reasoningFieldFirst = fa
   if (reasoningFieldFirst) segments.push(...splitter.noteReasoningField());
   for (const piece of pieces) segments.push(...splitter.push(piece));
   segments.push(...splitter.end());
-  const join = (kind: ThinkSegment['kind']): string =>
-    segments
-      .filter((s) => s.kind === kind)
-      .map((s) => s.text)
-      .join('');
-  return { text: join('text'), reasoning: join('reasoning'), segments };
+  return { ...apply(segments), segments };
+}
+
+/** What a consumer ends up with: text and reasoning joined, reasoning discarded at each retraction. */
+function apply(segments: ThinkSegment[]): { text: string; reasoning: string } {
+  let text = '';
+  let reasoning = '';
+  for (const s of segments) {
+    if (s.kind === 'text') text += s.text;
+    else if (s.kind === 'reasoning') reasoning += s.text;
+    else reasoning = '';
+  }
+  return { text, reasoning };
 }
 
 /** Every way to cut `input` into two pieces, and a sample of three-piece cuts. */
@@ -36,6 +43,8 @@ function cuts(input: string): string[][] {
 }
 
 const TAGS = /<\/?think(ing)?>/;
+/** The most the splitter holds back: a partial tag. */
+const LONGEST_HELD = '</thinking>'.length;
 
 describe('gateway/thinkTags', () => {
   for (const [open, close] of [
@@ -68,10 +77,65 @@ describe('gateway/thinkTags', () => {
     assert.deepEqual(splitter.push('nk>Done'), [{ kind: 'text', text: 'Done' }]);
   });
 
-  it('re-emits presumed reasoning as text when no closing tag ever comes', () => {
+  it('retracts presumed reasoning and emits it as text when no closing tag ever comes', () => {
     const got = run(['Just an answer, ', 'no tags at all.'], true);
-    assert.equal(got.reasoning, 'Just an answer, no tags at all.');
+    assert.equal(got.reasoning, '');
     assert.equal(got.text, 'Just an answer, no tags at all.');
+    assert.deepEqual(
+      got.segments.map((s) => s.kind),
+      ['reasoning', 'reasoning', 'retract', 'text'],
+    );
+  });
+
+  it('a thinking model answering without tags ends with the answer only, at every cut position', () => {
+    const answers = [
+      '<div class="card">\n  <p>Hello</p>\n</div>',
+      '<App title={`x`} />\n<this>and</this> more',
+      '<?xml version="1.0"?>\n<root><thin>1</thin></root>',
+      'Close </this> and </thin> and </think-not> are not think tags.',
+      '  <t',
+    ];
+    for (const answer of answers) {
+      for (const pieces of cuts(answer)) {
+        const got = run(pieces, true);
+        assert.equal(got.text, answer, JSON.stringify(pieces));
+        assert.equal(got.reasoning, '', JSON.stringify(pieces));
+      }
+    }
+  });
+
+  it('gives up presuming reasoning after a bounded look-ahead while streaming', () => {
+    const answer = 'An answer with no tags, streamed in small pieces. '.repeat(100);
+    const splitter = new ThinkTagSplitter(true);
+    const segments: ThinkSegment[] = [];
+    let shownAsReasoning = 0;
+    for (let at = 0; at < answer.length; at += 7) {
+      for (const s of splitter.push(answer.slice(at, at + 7))) {
+        segments.push(s);
+        if (s.kind === 'reasoning') shownAsReasoning += s.text.length;
+      }
+    }
+    // Retracted and moved to the answer before the stream ended, not at its end.
+    const streamed = apply(segments);
+    assert.ok(shownAsReasoning <= PRESUME_LIMIT, `${shownAsReasoning} characters shown as reasoning`);
+    assert.equal(streamed.reasoning, '');
+    assert.ok(streamed.text.length >= answer.length - LONGEST_HELD, `${streamed.text.length}`);
+    const ended = apply([...segments, ...splitter.end()]);
+    assert.equal(ended.text, answer);
+    assert.equal(ended.reasoning, '');
+  });
+
+  it('still finds a late closing tag when the whole body arrives at once', () => {
+    const reasoning = 'Long reasoning without an opening tag. '.repeat(80);
+    const got = run([`${reasoning}</think>\n\nThe answer.`], true);
+    assert.equal(got.reasoning, reasoning);
+    assert.equal(got.text, 'The answer.');
+  });
+
+  it('reads an opening tag in given-up presumed text as reasoning, never as text', () => {
+    const got = run(['Intro ', '<think>inner'], true);
+    assert.equal(got.text, 'Intro ');
+    assert.equal(got.reasoning, 'inner');
   });
 
   it('treats content as text for a thinking model whose server sends a reasoning field', () => {
@@ -83,7 +147,10 @@ describe('gateway/thinkTags', () => {
   it('re-emits presumed reasoning as text when a reasoning field shows up later', () => {
     const splitter = new ThinkTagSplitter(true);
     assert.deepEqual(splitter.push('Answer text'), [{ kind: 'reasoning', text: 'Answer text' }]);
-    assert.deepEqual(splitter.noteReasoningField(), [{ kind: 'text', text: 'Answer text' }]);
+    assert.deepEqual(splitter.noteReasoningField(), [
+      { kind: 'retract', text: '' },
+      { kind: 'text', text: 'Answer text' },
+    ]);
     assert.deepEqual(splitter.push(' continues'), [{ kind: 'text', text: ' continues' }]);
   });
 

@@ -1,0 +1,160 @@
+/**
+ * Case 6 (issue 15, item 7): an answer that is one long unbroken run of characters (base64, minified code,
+ * a hash) in the production webview bundle, streamed and opened from history, as a paragraph, in a code
+ * block and in a table cell. The budget is the longest main-thread task, read from a Chromium trace: every
+ * top-level task of the page's main thread (`RunTask`) while the answer arrives and settles. The view must
+ * not overflow sideways either.
+ */
+import type { Turn } from '../../src/chat/types';
+import { assistant, user, viewState } from '../webview/fixtures';
+import { type Row, fmtBytes, fmtMs, verdict } from './report';
+import type { BenchSettings } from './settings';
+import type { BenchPage, WebBench } from './webPage';
+
+const CASE = '6. Unbroken runs';
+const BUDGET_MS = 50;
+// Letters and digits only: `/` and `+` of base64 are break opportunities for Chromium's line breaker.
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` letters and digits with no break opportunity, the same for every run. */
+export function unbrokenRun(length: number): string {
+  let state = 0x2545f491;
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    out.push(ALPHABET[(state >>> 0) % ALPHABET.length]);
+  }
+  return out.join('');
+}
+
+type Where = 'paragraph' | 'code block' | 'table cell';
+
+function answerWith(run: string, where: Where): string {
+  if (where === 'code block') return `\`\`\`\n${run}\n\`\`\``;
+  if (where === 'table cell') return `| id | value |\n|---|---|\n| 1 | ${run} |`;
+  return run;
+}
+
+interface Outcome {
+  /** Longest top-level task of the page's main thread (ms). */
+  longestMs: number;
+  /** The widest the page or the transcript could be scrolled sideways (px). */
+  overflowPx: number;
+  shownChars: number;
+}
+
+/** What Chromium calls one top-level task of a thread's scheduler (older and newer names). */
+const TASK_EVENTS = new Set(['ThreadControllerImpl::RunTask', 'RunTask']);
+
+/** The longest `RunTask` of the renderer's main thread in a Chromium trace (ms). */
+function longestTask(trace: Buffer): number {
+  type Event = { name: string; pid: number; tid: number; ph: string; dur?: number; args?: { name?: string } };
+  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents: Event[] } | Event[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) throw new Error('no renderer main thread in the trace');
+  const durations = events
+    .filter((e) => TASK_EVENTS.has(e.name) && e.pid === main.pid && e.tid === main.tid && e.dur !== undefined)
+    .map((e) => (e.dur ?? 0) / 1000);
+  return Math.max(0, ...durations);
+}
+
+/** Runs `act` in the page under a trace; then measures overflow and what the answer shows. */
+async function traced(bp: BenchPage, act: () => Promise<void>): Promise<Outcome> {
+  const browser = bp.page.context().browser();
+  if (!browser) throw new Error('no browser');
+  await browser.startTracing(bp.page, { categories: ['toplevel'] });
+  await act();
+  const trace = await browser.stopTracing();
+  const measured = await bp.page.evaluate(() => {
+    const transcript = document.querySelector('.transcript');
+    const root = document.scrollingElement ?? document.documentElement;
+    const overflow = (el: Element | null): number => (el ? el.scrollWidth - el.clientWidth : 0);
+    const answers = document.querySelectorAll('.answer');
+    return {
+      overflowPx: Math.max(overflow(root), overflow(transcript)),
+      shownChars: answers[answers.length - 1]?.textContent?.length ?? 0,
+    };
+  });
+  return { longestMs: longestTask(trace), ...measured };
+}
+
+/** Posts host messages; one delta per animation frame, as the host's 16 ms batching delivers them. */
+async function streamIn(bp: BenchPage, text: string, chunkChars: number): Promise<Outcome> {
+  const question = user('Show me the blob');
+  const answer = assistant('', { status: 'streaming' });
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; at += chunkChars) chunks.push(text.slice(at, at + chunkChars));
+  await bp.page.evaluate((state) => window.postMessage({ type: 'state', state }, '*'), viewState([]));
+  return traced(bp, () =>
+    bp.page.evaluate(
+      async ([turns, pieces, turnId]) => {
+        const frame = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+        window.postMessage({ type: 'turnsAdded', turns }, '*');
+        for (const text of pieces) {
+          window.postMessage({ type: 'delta', turnId, text }, '*');
+          await frame();
+        }
+        window.postMessage({ type: 'turnFinished', turnId, status: 'complete' }, '*');
+        for (let i = 0; i < 5; i++) await frame();
+      },
+      [[question, answer] as Turn[], chunks, answer.id] as const,
+    ),
+  );
+}
+
+/** Opens a stored conversation whose last answer is `text`. */
+async function fromHistory(bp: BenchPage, text: string): Promise<Outcome> {
+  const state = viewState([user('Show me the blob'), assistant(text)]);
+  return traced(bp, () =>
+    bp.page.evaluate(async (s) => {
+      const frame = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+      window.postMessage({ type: 'state', state: s }, '*');
+      for (let i = 0; i < 5; i++) await frame();
+    }, state),
+  );
+}
+
+/** Runs case 6: each measurement on a fresh production webview page. */
+export async function unbrokenRows(web: WebBench, settings: BenchSettings): Promise<Row[]> {
+  const rows: Row[] = [];
+  const sizes = settings.quick ? [64 * 1024] : [64 * 1024, 1024 * 1024];
+  const places: Where[] = ['paragraph', 'code block', 'table cell'];
+  for (const size of sizes) {
+    const run = unbrokenRun(size);
+    for (const where of places) {
+      for (const how of ['streamed', 'from history'] as const) {
+        const text = answerWith(run, where);
+        const bp = await web.open('webview');
+        let outcome: Outcome;
+        try {
+          // About 60 frames for 64 KB, ~250 for 1 MB: a stream faster than any model's.
+          const chunk = Math.max(1024, Math.ceil(size / 256));
+          outcome = how === 'streamed' ? await streamIn(bp, text, chunk) : await fromHistory(bp, text);
+        } finally {
+          await bp.close();
+        }
+        const whole = outcome.shownChars >= size;
+        const fits = outcome.overflowPx <= 0;
+        rows.push({
+          case: CASE,
+          figure: `${fmtBytes(size)} unbroken run in a ${where}, ${how}: longest task`,
+          ours: fmtMs(outcome.longestMs),
+          baseline: '–',
+          ratio: '–',
+          budget: `≤ ${BUDGET_MS} ms, no sideways overflow`,
+          status: whole && fits ? verdict(outcome.longestMs <= BUDGET_MS) : 'miss',
+          ...(whole && fits
+            ? {}
+            : {
+                note: `shown ${outcome.shownChars} of ${size} characters; overflow ${outcome.overflowPx} px`,
+              }),
+          data: { ...outcome, size, where, how },
+        });
+      }
+    }
+  }
+  return rows;
+}
