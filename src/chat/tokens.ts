@@ -21,13 +21,17 @@ export const REPLY_PRIMING_TOKENS = 3;
  */
 export function estimateTokens(text: string): number {
   let quarterTokens = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp < 0x80) quarterTokens += 1;
-    else if (isWide(cp)) quarterTokens += 4;
-    else quarterTokens += 2;
-  }
+  for (const ch of text) quarterTokens += codePointQuarterTokens(ch.codePointAt(0) ?? 0);
   return Math.ceil(quarterTokens / 4);
+}
+
+/**
+ * The cost of one code point in quarter tokens, as `estimateTokens` counts it. Exported so that
+ * code cutting text to a budget (chat/context/truncate) counts exactly the same way in one pass.
+ */
+export function codePointQuarterTokens(cp: number): number {
+  if (cp < 0x80) return 1;
+  return isWide(cp) ? 4 : 2;
 }
 
 function isWide(cp: number): boolean {
