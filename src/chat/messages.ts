@@ -1,5 +1,9 @@
 /** Turns a conversation into the message list sent to /v1/chat/completions. */
 import type { ChatMessage } from '../gateway/types';
+import { withAttachments } from './context/format';
+import { fenceFor } from './fence';
+
+export { fenceFor };
 import type { CodeQuote, Conversation, Turn } from './types';
 
 /**
@@ -24,7 +28,11 @@ export function toGatewayMessages(conv: Conversation, systemPrompt: string): Cha
 
 function turnToMessage(turn: Turn): ChatMessage | undefined {
   if (turn.role === 'user') {
-    return { role: 'user', content: turn.quote ? withQuote(turn.content, turn.quote) : turn.content };
+    const text = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
+    return {
+      role: 'user',
+      content: turn.attachments?.length ? withAttachments(text, turn.attachments) : text,
+    };
   }
   if (turn.status === 'streaming' || turn.content.length === 0) return undefined;
   return { role: 'assistant', content: turn.content };
@@ -37,11 +45,4 @@ export function withQuote(text: string, quote: CodeQuote): string {
   const header = `From \`${quote.fileName}\`${language ? ` (${language})` : ''}, starting at line ${quote.startLine}:`;
   const block = `${header}\n${fence}${language}\n${quote.code.replace(/\n$/, '')}\n${fence}`;
   return text.trim() ? `${text}\n\n${block}` : block;
-}
-
-/** A backtick fence longer than any backtick run inside the code, so the code cannot close it early. */
-export function fenceFor(code: string): string {
-  let longest = 0;
-  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  return '`'.repeat(Math.max(3, longest + 1));
 }

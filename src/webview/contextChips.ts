@@ -95,7 +95,13 @@ export class NoticeLine {
   constructor() {
     this.text = h('span', { class: 'notice-text' });
     const close = iconButton('close', 'Dismiss notice', () => this.clear());
-    this.element = h('div', { class: 'notice', role: 'alert', hidden: true }, icon('error'), this.text, close);
+    this.element = h(
+      'div',
+      { class: 'notice', role: 'alert', hidden: true },
+      icon('error'),
+      this.text,
+      close,
+    );
   }
 
   show(level: 'error' | 'info', message: string): void {

@@ -23,12 +23,18 @@ export class ContextPicker {
     private readonly handlers: PickerHandlers,
     private readonly input: HTMLElement,
   ) {
-    this.list = h('ul', { role: 'listbox', 'aria-label': 'Context', id: uniqueId('context-list'), class: 'context-list' });
+    this.list = h('ul', {
+      role: 'listbox',
+      'aria-label': 'Context',
+      id: uniqueId('context-list'),
+      class: 'context-list',
+    });
     this.element = h('div', { class: 'context-picker', hidden: true }, this.list);
     // Clicks choose without taking focus from the message box, so typing goes on where it was.
     this.list.addEventListener('mousedown', (event) => event.preventDefault());
     this.list.addEventListener('click', (event) => {
-      const row = event.target instanceof Element ? event.target.closest<HTMLElement>('[role="option"]') : null;
+      const row =
+        event.target instanceof Element ? event.target.closest<HTMLElement>('[role="option"]') : null;
       const index = row ? Number(row.dataset.index) : -1;
       if (this.items[index]) this.handlers.choose(this.items[index]);
     });
@@ -115,7 +121,8 @@ export class ContextPicker {
       return row;
     });
     if (this.pending) rows.push(h('li', { class: 'context-status', role: 'presentation' }, 'Searching…'));
-    else if (!rows.length) rows.push(h('li', { class: 'context-status', role: 'presentation' }, 'No matches'));
+    else if (!rows.length)
+      rows.push(h('li', { class: 'context-status', role: 'presentation' }, 'No matches'));
     this.list.replaceChildren(...rows);
     const active = rows[this.active];
     if (this.items.length && active) {

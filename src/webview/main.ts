@@ -58,7 +58,7 @@ const history = new HistoryView(post, () => {
 const onboarding = new OnboardingView(post);
 
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
-const composer = new Composer(
+const composer: Composer = new Composer(
   {
     send: (text) => {
       picker.close();
@@ -72,7 +72,7 @@ const composer = new Composer(
       if (token) picker.show(token.mode, token.query);
       else picker.close();
     },
-    interceptKey: (event) => picker.handleKey(event),
+    interceptKey: (event): boolean => picker.handleKey(event),
     stop: () => post({ type: 'stop' }),
     draftChanged: (text) => {
       clearTimeout(draftTimer);
@@ -82,7 +82,7 @@ const composer = new Composer(
   ui.draft ?? '',
 );
 
-const picker = new ContextPicker(
+const picker: ContextPicker = new ContextPicker(
   {
     query: (requestId, mode, query) => post({ type: 'contextQuery', requestId, mode, query }),
     choose: (item) => choosePickerItem(item),
@@ -114,7 +114,9 @@ function choosePickerItem(item: PickerItem): void {
 
 function updateMeter(): void {
   const tokens = estimateTokens(composer.value) + chips.tokens;
-  composer.meter.textContent = tokens ? `≈ ${formatTokens(tokens)} / ${formatTokens(contextTokens)} tokens` : '';
+  composer.meter.textContent = tokens
+    ? `≈ ${formatTokens(tokens)} / ${formatTokens(contextTokens)} tokens`
+    : '';
   composer.meter.title = 'Estimated tokens of the message and its attachments, against the model’s context';
 }
 

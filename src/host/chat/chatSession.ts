@@ -28,7 +28,11 @@ export class ChatSession implements vscode.Disposable {
     private readonly hub: ChatHub,
     public conversation: Conversation,
   ) {
-    this.context = new ChatContext(hub.contextServices, (m) => this.post(m), () => CONTEXT_TOKENS);
+    this.context = new ChatContext(
+      hub.contextServices,
+      (m) => this.post(m),
+      () => CONTEXT_TOKENS,
+    );
     this.disposables.push(this.context);
   }
 
@@ -103,7 +107,9 @@ export class ChatSession implements vscode.Disposable {
     const plan = planAttachmentFit({
       questionTokens: estimateTokens(text),
       attachmentTokens: attachments.map((a) => a.tokens),
-      historyTokens: estimateMessagesTokens(toGatewayMessages(this.conversation, this.hub.config.current.chat.systemPrompt)),
+      historyTokens: estimateMessagesTokens(
+        toGatewayMessages(this.conversation, this.hub.config.current.chat.systemPrompt),
+      ),
       contextTokens: CONTEXT_TOKENS,
       reservedTokens: maxTokensFor(this.conversation.model, this.hub.config.current),
     });

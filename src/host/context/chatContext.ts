@@ -1,8 +1,21 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../../chat/context';
-import type { ContextHostMessage, ContextWebviewMessage, PickerItem, PickerMode } from '../../contextProtocol';
+import type {
+  ContextHostMessage,
+  ContextWebviewMessage,
+  PickerItem,
+  PickerMode,
+} from '../../contextProtocol';
 import { lastActiveTextEditor } from '../editorTracker';
-import { fileItem, problemsItem, selectionItem, symbolItem, terminalItem, type Made, type PendingItem } from './contextItems';
+import {
+  fileItem,
+  problemsItem,
+  selectionItem,
+  symbolItem,
+  terminalItem,
+  type Made,
+  type PendingItem,
+} from './contextItems';
 import { readContextSettings } from './contextSettings';
 import type { FileIndex } from './fileIndex';
 import type { ReadEnv } from './readers';
@@ -21,9 +34,19 @@ const KINDS: readonly PickerItem[] = [
   { key: 'kind:selection', label: 'Selection', detail: 'the active editor’s selection', icon: 'selection' },
   { key: 'kind:current', label: 'Current File', detail: 'the active editor’s file', icon: 'file-code' },
   { key: 'kind:editors', label: 'Open Editors', detail: 'every visible editor', icon: 'files' },
-  { key: 'kind:problems-file', label: 'Problems in Current File', detail: 'errors and warnings', icon: 'warning' },
+  {
+    key: 'kind:problems-file',
+    label: 'Problems in Current File',
+    detail: 'errors and warnings',
+    icon: 'warning',
+  },
   { key: 'kind:problems', label: 'Problems in Workspace', detail: 'errors and warnings', icon: 'warning' },
-  { key: 'kind:terminal', label: 'Terminal Output', detail: 'the last command in the active terminal', icon: 'terminal' },
+  {
+    key: 'kind:terminal',
+    label: 'Terminal Output',
+    detail: 'the last command in the active terminal',
+    icon: 'terminal',
+  },
   { key: 'mode:symbols', label: 'Symbols…', detail: 'functions, classes…', icon: 'symbol-class' },
 ];
 const FILE_RESULTS = 30;
@@ -52,7 +75,8 @@ export class ChatContext implements vscode.Disposable {
         if (editor) void this.suggest(editor);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('modelGateway.chat.suggestCurrentFile')) void this.suggest(lastActiveTextEditor());
+        if (e.affectsConfiguration('modelGateway.chat.suggestCurrentFile'))
+          void this.suggest(lastActiveTextEditor());
       }),
     );
     void this.suggest(lastActiveTextEditor());
@@ -118,7 +142,8 @@ export class ChatContext implements vscode.Disposable {
     const attachments: Attachment[] = [];
     for (const item of this.items) {
       const read = await item.resolve(env);
-      if (!read.ok) return { ok: false, message: `Not sent: ${item.chip.name} could not be attached. ${read.message}` };
+      if (!read.ok)
+        return { ok: false, message: `Not sent: ${item.chip.name} could not be attached. ${read.message}` };
       attachments.push(read.attachment);
     }
     return { ok: true, attachments };
@@ -160,7 +185,12 @@ export class ChatContext implements vscode.Disposable {
     const settings = readContextSettings();
     const uri = editor?.document.uri;
     const key = uri && `file:${uri.toString()}`;
-    if (!settings.suggestCurrentFile || !uri || uri.scheme === 'output' || !vscode.workspace.getWorkspaceFolder(uri)) {
+    if (
+      !settings.suggestCurrentFile ||
+      !uri ||
+      uri.scheme === 'output' ||
+      !vscode.workspace.getWorkspaceFolder(uri)
+    ) {
       if (this.suggestion) {
         this.suggestion = undefined;
         this.postChips();
@@ -168,7 +198,8 @@ export class ChatContext implements vscode.Disposable {
       return;
     }
     if (key !== this.dismissedUri) this.dismissedUri = undefined;
-    if (key === this.dismissedUri || this.items.some((i) => i.key === key) || this.suggestion?.key === key) return;
+    if (key === this.dismissedUri || this.items.some((i) => i.key === key) || this.suggestion?.key === key)
+      return;
     const made = await fileItem(uri, await this.env());
     this.suggestion = made.ok ? made.item : undefined;
     this.postChips();
@@ -196,7 +227,10 @@ export class ChatContext implements vscode.Disposable {
     let found: vscode.SymbolInformation[] = [];
     try {
       found =
-        (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+        (await vscode.commands.executeCommand<vscode.SymbolInformation[]>(
+          'vscode.executeWorkspaceSymbolProvider',
+          query,
+        )) ?? [];
     } catch {
       // No symbol provider answered: an empty list says so.
     }
@@ -207,7 +241,12 @@ export class ChatContext implements vscode.Disposable {
       const key = `symbol:${items.length}`;
       this.symbols.set(key, symbol);
       const where = vscode.workspace.asRelativePath(symbol.location.uri);
-      items.push({ key, label: symbol.name, detail: `${where}:${symbol.location.range.start.line + 1}`, icon: 'symbol-method' });
+      items.push({
+        key,
+        label: symbol.name,
+        detail: `${where}:${symbol.location.range.start.line + 1}`,
+        icon: 'symbol-method',
+      });
     }
     this.post({ type: 'contextResults', requestId, mode: 'symbols', items, pending: false });
   }
@@ -218,7 +257,9 @@ export class ChatContext implements vscode.Disposable {
     const noEditor: Made = { ok: false, message: 'Open a file in an editor first.' };
     if (key.startsWith('file:')) {
       const uri = this.services.files.uriOf(key.slice(5));
-      return this.add([uri ? await fileItem(uri, env) : { ok: false, message: `${key.slice(5)} is not in the workspace.` }]);
+      return this.add([
+        uri ? await fileItem(uri, env) : { ok: false, message: `${key.slice(5)} is not in the workspace.` },
+      ]);
     }
     if (key.startsWith('symbol:')) {
       const symbol = this.symbols.get(key);
@@ -250,12 +291,18 @@ export class ChatContext implements vscode.Disposable {
 
 function fileRow(path: string): PickerItem {
   const slash = path.lastIndexOf('/');
-  return { key: `file:${path}`, label: path.slice(slash + 1), detail: slash > 0 ? path.slice(0, slash) : '', icon: 'file' };
+  return {
+    key: `file:${path}`,
+    label: path.slice(slash + 1),
+    detail: slash > 0 ? path.slice(0, slash) : '',
+    icon: 'file',
+  };
 }
 
 function uniqueUris(uris: readonly vscode.Uri[]): vscode.Uri[] {
   const seen = new Map<string, vscode.Uri>();
-  for (const uri of uris) if (uri.scheme === 'file' || uri.scheme === 'vscode-remote') seen.set(uri.toString(), uri);
+  for (const uri of uris)
+    if (uri.scheme === 'file' || uri.scheme === 'vscode-remote') seen.set(uri.toString(), uri);
   return [...seen.values()];
 }
 

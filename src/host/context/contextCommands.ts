@@ -11,7 +11,9 @@ export function registerContextCommands(context: vscode.ExtensionContext, chat: 
         const uris = urisFrom(selected).length ? urisFrom(selected) : urisFrom(clicked);
         const targets = uris.length ? uris : activeFile();
         if (!targets.length) {
-          void vscode.window.showWarningMessage('Open a file, or pick files in the Explorer, to add them to the chat.');
+          void vscode.window.showWarningMessage(
+            'Open a file, or pick files in the Explorer, to add them to the chat.',
+          );
           return false;
         }
         const session = await chat.openView();

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ContextChip } from '../../contextProtocol';
-import { problemsText, readFileAttachment, selectionLines, textAttachment, type LineRange, type ReadEnv, type Resolved } from './readers';
+import {
+  problemsText,
+  readFileAttachment,
+  selectionLines,
+  textAttachment,
+  type LineRange,
+  type ReadEnv,
+  type Resolved,
+} from './readers';
 import type { TerminalCapture } from './terminalCapture';
 import { openDocument } from './workspacePaths';
 
@@ -30,7 +38,13 @@ async function made(
   const first = await resolve(env);
   if (!first.ok) return first;
   const a = first.attachment;
-  const chip: ContextChip = { id: randomUUID(), kind: a.kind, name: a.name, detail: detail(a), tokens: a.tokens };
+  const chip: ContextChip = {
+    id: randomUUID(),
+    kind: a.kind,
+    name: a.name,
+    detail: detail(a),
+    tokens: a.tokens,
+  };
   return { ok: true, item: { chip, key, resolve, open } };
 }
 
@@ -89,7 +103,8 @@ export async function terminalItem(capture: TerminalCapture, env: ReadEnv): Prom
   if ('unavailable' in last) return { ok: false, message: last.unavailable };
   const { terminal, command } = last;
   const exit = command.exitCode === undefined ? '' : ` (exit code ${command.exitCode})`;
-  const content = `$ ${command.commandLine}\n${command.output}\n${exit ? `[${exit.trim().slice(1, -1)}]` : ''}`.trimEnd();
+  const content =
+    `$ ${command.commandLine}\n${command.output}\n${exit ? `[${exit.trim().slice(1, -1)}]` : ''}`.trimEnd();
   const snapshot = textAttachment('terminal', `Terminal: ${terminal.name}`, content, env, 'shellscript');
   return made(
     `terminal:${command.commandLine}:${command.output.length}`,
@@ -128,7 +143,8 @@ async function definitionRange(symbol: vscode.SymbolInformation): Promise<vscode
       }
     };
     visit(symbols ?? []);
-    if (best) return new vscode.Range(best.range.start.line, 0, best.range.end.line, best.range.end.character);
+    if (best)
+      return new vscode.Range(best.range.start.line, 0, best.range.end.line, best.range.end.character);
   } catch {
     // No document symbol provider: the workspace symbol's own range is all there is.
   }
@@ -138,6 +154,8 @@ async function definitionRange(symbol: vscode.SymbolInformation): Promise<vscode
 
 /** Opens a file, selecting a line range when given. */
 export async function showRange(uri: vscode.Uri, range?: LineRange): Promise<void> {
-  const selection = range ? new vscode.Range(range.startLine - 1, 0, Math.max(range.endLine - 1, range.startLine - 1), 0) : undefined;
+  const selection = range
+    ? new vscode.Range(range.startLine - 1, 0, Math.max(range.endLine - 1, range.startLine - 1), 0)
+    : undefined;
   await vscode.window.showTextDocument(uri, { selection, preview: true });
 }

@@ -59,20 +59,29 @@ export async function readFileAttachment(
     let bytes: Uint8Array;
     try {
       const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type & vscode.FileType.Directory) return { ok: false, message: `${path} is a folder, not a file.` };
+      if (stat.type & vscode.FileType.Directory)
+        return { ok: false, message: `${path} is a folder, not a file.` };
       if (stat.size > MAX_READ_BYTES) {
-        return { ok: false, message: `${path} is ${(stat.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.` };
+        return {
+          ok: false,
+          message: `${path} is ${(stat.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.`,
+        };
       }
       bytes = await vscode.workspace.fs.readFile(uri);
     } catch {
-      return { ok: false, message: `${path} no longer exists (deleted or renamed); attach it again or remove it.` };
+      return {
+        ok: false,
+        message: `${path} no longer exists (deleted or renamed); attach it again or remove it.`,
+      };
     }
     const decoded = decodeText(bytes);
-    if (!decoded.ok) return { ok: false, message: `${path} is a binary file; only text files can be attached.` };
+    if (!decoded.ok)
+      return { ok: false, message: `${path} is a binary file; only text files can be attached.` };
     text = decoded.text;
   }
   if (!language) language = languageFromPath(path);
-  let { startLine, endLine } = options.range ?? { startLine: 1, endLine: 0 };
+  const { startLine } = options.range ?? { startLine: 1 };
+  let endLine = options.range?.endLine ?? 0;
   if (options.range) {
     const lines = text.split(/(?<=\n)/);
     text = lines.slice(startLine - 1, endLine).join('');
@@ -122,7 +131,10 @@ export function textAttachment(
 
 /** The lines a selection covers, 1-based; a selection ending at column 0 does not take that line. */
 export function selectionLines(selection: vscode.Selection | vscode.Range): LineRange {
-  const end = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+  const end =
+    selection.end.character === 0 && selection.end.line > selection.start.line
+      ? selection.end.line
+      : selection.end.line + 1;
   return { startLine: selection.start.line + 1, endLine: end };
 }
 
@@ -135,10 +147,13 @@ export function problemsText(uri?: vscode.Uri): { text: string; count: number } 
   for (const [file, diagnostics] of entries) {
     const path = vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
     for (const d of diagnostics) {
-      if (d.severity !== vscode.DiagnosticSeverity.Error && d.severity !== vscode.DiagnosticSeverity.Warning) continue;
+      if (d.severity !== vscode.DiagnosticSeverity.Error && d.severity !== vscode.DiagnosticSeverity.Warning)
+        continue;
       const severity = d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning';
       const source = d.source ? ` (${d.source}${d.code !== undefined ? ` ${codeOf(d.code)}` : ''})` : '';
-      lines.push(`${path}:${d.range.start.line + 1}:${d.range.start.character + 1}  ${severity}  ${d.message}${source}`);
+      lines.push(
+        `${path}:${d.range.start.line + 1}:${d.range.start.character + 1}  ${severity}  ${d.message}${source}`,
+      );
     }
   }
   return { text: lines.join('\n'), count: lines.length };
@@ -156,10 +171,37 @@ function countLines(text: string): number {
 }
 
 const EXTENSION_LANGUAGES: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescriptreact', js: 'javascript', jsx: 'javascriptreact', mjs: 'javascript', cjs: 'javascript',
-  py: 'python', rs: 'rust', go: 'go', java: 'java', cs: 'csharp', c: 'c', h: 'c', cpp: 'cpp', hpp: 'cpp', rb: 'ruby',
-  php: 'php', json: 'json', md: 'markdown', yml: 'yaml', yaml: 'yaml', html: 'html', css: 'css', scss: 'scss',
-  sh: 'shellscript', bash: 'shellscript', sql: 'sql', toml: 'toml', xml: 'xml', kt: 'kotlin', swift: 'swift',
+  ts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  jsx: 'javascriptreact',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  cs: 'csharp',
+  c: 'c',
+  h: 'c',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  rb: 'ruby',
+  php: 'php',
+  json: 'json',
+  md: 'markdown',
+  yml: 'yaml',
+  yaml: 'yaml',
+  html: 'html',
+  css: 'css',
+  scss: 'scss',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  sql: 'sql',
+  toml: 'toml',
+  xml: 'xml',
+  kt: 'kotlin',
+  swift: 'swift',
 };
 
 /** A language id for a file that is not open (VS Code assigns ids only to open documents). */

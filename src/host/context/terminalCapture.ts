@@ -28,7 +28,8 @@ export class TerminalCapture implements vscode.Disposable {
   /** The active terminal's last command, or a sentence saying why there is none. */
   lastCommand(): { terminal: vscode.Terminal; command: TerminalCommand } | { unavailable: string } {
     const terminal = vscode.window.activeTerminal;
-    if (!terminal) return { unavailable: 'No terminal is open: run the command in the integrated terminal first.' };
+    if (!terminal)
+      return { unavailable: 'No terminal is open: run the command in the integrated terminal first.' };
     const command = this.last.get(terminal);
     if (command) return { terminal, command };
     if (!terminal.shellIntegration) {
@@ -88,7 +89,9 @@ async function exitCodeOf(
       if (end.execution === event.execution) resolve(end.exitCode);
     });
   });
-  const late = drained.then(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000)));
+  const late = drained.then(
+    () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000)),
+  );
   try {
     return await Promise.race([ended, late]);
   } finally {

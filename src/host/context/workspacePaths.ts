@@ -18,17 +18,22 @@ export interface WorkspaceFile {
 export async function locateInWorkspace(uri: vscode.Uri): Promise<WorkspaceFile | { refused: string }> {
   const shown = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
   // Checked before getWorkspaceFolder, which compares prefixes and would place /ws/../etc inside /ws.
-  if (uri.path.split('/').includes('..')) return { refused: `${shown} has '..' in its path; it was not attached.` };
+  if (uri.path.split('/').includes('..'))
+    return { refused: `${shown} has '..' in its path; it was not attached.` };
   const folder = vscode.workspace.getWorkspaceFolder(uri);
-  if (!folder) return { refused: `${shown} is outside the workspace folders; only workspace files can be attached.` };
+  if (!folder)
+    return { refused: `${shown} is outside the workspace folders; only workspace files can be attached.` };
   const root = folder.uri.path.replace(/\/+$/, '');
   const path = uri.path.startsWith(root + '/') ? uri.path.slice(root.length + 1) : '';
-  if (isUnsafeRelativePath(path)) return { refused: `${shown} is not a file inside the workspace; it was not attached.` };
+  if (isUnsafeRelativePath(path))
+    return { refused: `${shown} is not a file inside the workspace; it was not attached.` };
   if (uri.scheme === 'file') {
     try {
       const [real, realRoot] = await Promise.all([realpath(uri.fsPath), realpath(folder.uri.fsPath)]);
       if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
-        return { refused: `${path} is a link that leads outside the workspace (to ${real}); it was not attached.` };
+        return {
+          refused: `${path} is a link that leads outside the workspace (to ${real}); it was not attached.`,
+        };
       }
     } catch {
       return { refused: `${path} no longer exists (deleted or renamed).` };
