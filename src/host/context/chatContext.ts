@@ -72,7 +72,9 @@ export class ChatContext implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor) void this.suggest(editor);
+        // Focus moving to the chat leaves no active editor while the file is still open: keep the suggestion
+        // then, and drop it only when no editor is left.
+        if (editor || vscode.window.visibleTextEditors.length === 0) void this.suggest(editor);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('modelGateway.chat.suggestCurrentFile'))
