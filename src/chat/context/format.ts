@@ -3,7 +3,7 @@
  * language in an opening tag, and its content in a Markdown fence long enough that nothing inside
  * (backticks, a literal `</attachment>`) can end it early.
  */
-import { fenceFor } from '../messages';
+import { fenceFor } from '../fence';
 import { estimateTokens } from '../tokens';
 import type { Attachment } from './types';
 
