@@ -1,4 +1,4 @@
-/** Markdown fences for code whose content is not ours to trust. */
+/** Markdown code fences that the fenced text cannot close early. */
 
 /** A backtick fence longer than any backtick run inside the code, so the code cannot close it early. */
 export function fenceFor(code: string): string {

@@ -2,14 +2,16 @@
 import type { ChatMessage } from '../gateway/types';
 import { withAttachments } from './context/format';
 import { fenceFor } from './fence';
-
-export { fenceFor };
 import type { CodeQuote, Conversation, Turn } from './types';
+
+// fenceFor lives in its own module so that context/format can use it without an import cycle.
+export { fenceFor } from './fence';
 
 /**
  * The messages for a request: the system prompt first (when non-blank), then every turn in order.
  *
  * - A user turn with a quote carries the code in a fenced block labelled with file, language and line.
+ * - A user turn with attachments sends them as delimited blocks before the question (`withAttachments`).
  * - An assistant turn sends its `content` only. Reasoning is never sent back: providers either
  *   reject it or bill it again, and it was never meant to be part of the transcript.
  * - The turn still streaming is left out (it is the answer being asked for), and so is an
@@ -28,10 +30,10 @@ export function toGatewayMessages(conv: Conversation, systemPrompt: string): Cha
 
 function turnToMessage(turn: Turn): ChatMessage | undefined {
   if (turn.role === 'user') {
-    const text = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
+    const content = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
     return {
       role: 'user',
-      content: turn.attachments?.length ? withAttachments(text, turn.attachments) : text,
+      content: turn.attachments?.length ? withAttachments(content, turn.attachments) : content,
     };
   }
   if (turn.status === 'streaming' || turn.content.length === 0) return undefined;

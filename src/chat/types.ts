@@ -28,7 +28,7 @@ export interface UserTurn {
   role: 'user';
   content: string;
   quote?: CodeQuote;
-  /** Context attached in the composer, as it was when sent. */
+  /** Context attached to the message, as it was when sent (files, selection, problems…). */
   attachments?: Attachment[];
   createdAt: number;
 }

@@ -75,8 +75,10 @@ function lineRange(a: Pick<Attachment, 'startLine' | 'endLine'>): { start: numbe
 function truncationNote(a: Omit<Attachment, 'tokens'>, t: { keptLines: number; totalLines: number }): string {
   const first = (a.startLine ?? 1) + t.keptLines;
   const last = (a.startLine ?? 1) + t.totalLines - 1;
-  const lines = first === last ? `line ${first}` : `lines ${first}-${last}`;
-  return `[truncated: ${lines} of ${a.path || a.name} were left out]`;
+  // Outside the fence, so escaped like the tag: a path cannot end the block from here either.
+  const source = escapeAttribute(a.path || a.name);
+  if (first === last) return `[truncated: line ${first} of ${source} was left out]`;
+  return `[truncated: lines ${first}-${last} of ${source} were left out]`;
 }
 
 /** Escapes a value for a double-quoted attribute; line breaks too, so the opening tag stays one line. */

@@ -17,9 +17,11 @@ export interface PathIndex {
   readonly entries: readonly IndexEntry[];
 }
 
-/** How much a path whose base name does not match at all is worth beside one whose base name does. */
-const FOLDER_ONLY_WEIGHT = 0.5;
-
+/**
+ * Both the base name and the whole path are searched. A path whose base name matches matches in its
+ * whole path too, and fuzzysort scores a match in several keys above a match in one, so base-name
+ * matches rank above folder-only ones without a weight of our own.
+ */
 const KEYS = ['base', 'full'] as const;
 
 /** Prepares `paths` (relative, '/'-separated) for `rankPrepared`; their order is the empty query's order. */
@@ -29,6 +31,25 @@ export function prepareIndex(paths: readonly string[]): PathIndex {
     base: fuzzysort.prepare(path.slice(path.lastIndexOf('/') + 1)),
     full: fuzzysort.prepare(path),
   }));
+  return { paths, entries };
+}
+
+/**
+ * `prepareIndex` in slices of `chunkSize` paths with `pause()` awaited between them, so preparing a
+ * large workspace (about 2 µs a path) never holds the thread for long. The default pause is a
+ * zero-delay timer, which lets pending messages and input be handled.
+ */
+export async function prepareIndexInChunks(
+  paths: readonly string[],
+  chunkSize = 2000,
+  pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+): Promise<PathIndex> {
+  const entries: IndexEntry[] = [];
+  const size = Math.max(1, Math.floor(chunkSize));
+  for (let start = 0; start < paths.length; start += size) {
+    if (start > 0) await pause();
+    entries.push(...prepareIndex(paths.slice(start, start + size)).entries);
+  }
   return { paths, entries };
 }
 
@@ -45,7 +66,6 @@ export function rankPrepared(query: string, index: PathIndex, limit: number): st
   const results = fuzzysort.go(search, index.entries, {
     keys: KEYS,
     limit: max,
-    scoreFn: (r) => (r[0].score > 0 ? r.score : r.score * FOLDER_ONLY_WEIGHT),
   });
   return [...results]
     .sort((a, b) => b.score - a.score || a.obj.path.length - b.obj.path.length)
