@@ -8,6 +8,9 @@ import { registerSelectModel } from './host/commands/selectModel';
 import { registerTestConnection } from './host/commands/testConnection';
 import { ConfigState } from './host/configState';
 import { registerEditorTracker } from './host/editorTracker';
+import { registerContextCommands } from './host/context/contextCommands';
+import { FileIndex } from './host/context/fileIndex';
+import { TerminalCapture } from './host/context/terminalCapture';
 import { registerExplainSelection } from './host/editor/explainSelection';
 import { registerGenerateCode } from './host/editor/generateCode';
 import { GatewayService } from './host/gatewayService';
@@ -37,7 +40,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     workspaceStoreFs(),
     vscode.Uri.joinPath(context.globalStorageUri, 'chats').fsPath,
   );
-  const hub = new ChatHub(store, gateway, config, keys, log);
+  const files = new FileIndex();
+  const terminals = new TerminalCapture();
+  context.subscriptions.push(files, terminals);
+  const hub = new ChatHub(store, gateway, config, keys, log, { files, terminals, apiKey: () => keys.get() });
   hubForDeactivate = hub;
   context.subscriptions.push(log, config, keys, gateway);
 
@@ -48,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerStatusBar(context, () => config.current, config.onDidChange);
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
+  registerContextCommands(context, chat);
   registerGenerateCode(context, gateway, () => config.current);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);

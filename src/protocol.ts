@@ -7,6 +7,7 @@ import type {
   TurnError,
   TurnStatus,
 } from './chat/types';
+import type { ContextHostMessage, ContextWebviewMessage } from './contextProtocol';
 import type { Usage } from './gateway/types';
 
 /** A model as the picker shows it. */
@@ -53,7 +54,8 @@ export type HostToWebview =
   | { type: 'history'; history: ConversationSummary[] }
   | { type: 'models'; models: ModelOption[]; selected: string }
   | { type: 'onboarding'; onboarding: OnboardingState }
-  | { type: 'focusComposer' };
+  | { type: 'focusComposer' }
+  | ContextHostMessage;
 
 export type CodeBlockAction = 'insert' | 'replace' | 'newFile';
 
@@ -75,7 +77,8 @@ export type WebviewToHost =
   | { type: 'openLink'; href: string }
   | { type: 'setApiKey' }
   | { type: 'openSettings' }
-  | { type: 'errorAction'; turnId: string; action: NonNullable<TurnError['action']> };
+  | { type: 'errorAction'; turnId: string; action: NonNullable<TurnError['action']> }
+  | ContextWebviewMessage;
 
 /** Narrows an unknown message from the webview to a `WebviewToHost`, or undefined when malformed. */
 export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
@@ -103,6 +106,14 @@ const WEBVIEW_MESSAGE_TYPES = new Set<string>([
   'setApiKey',
   'openSettings',
   'errorAction',
+  'contextQuery',
+  'addContext',
+  'removeContext',
+  'openContext',
+  'openAttachment',
+  'acceptSuggestion',
+  'dismissSuggestion',
+  'dropFiles',
 ]);
 
 export type { AssistantTurn };

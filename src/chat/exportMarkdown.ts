@@ -1,11 +1,12 @@
 /** Renders a conversation as a Markdown document for "Export conversation". */
 import type { Usage } from '../gateway/types';
 import { fenceFor } from './messages';
+import type { Attachment } from './context/types';
 import type { AssistantTurn, CodeQuote, Conversation, UserTurn } from './types';
 
 /**
  * The conversation as Markdown: a title heading, then each turn under `### You` or
- * `### Assistant (model)`, with quotes as fenced code, reasoning folded in a `<details>` block,
+ * `### Assistant (model)`, with quotes as fenced code, attachments and reasoning folded in `<details>` blocks,
  * a marker for answers that did not complete, and the token usage. Dates are UTC ISO strings so
  * the same conversation always exports to the same text.
  */
@@ -24,7 +25,30 @@ function userSection(turn: UserTurn): string {
   const lines = ['### You'];
   if (turn.content.trim()) lines.push(turn.content);
   if (turn.quote) lines.push(quoteBlock(turn.quote));
+  for (const a of turn.attachments ?? []) lines.push(attachmentBlock(a));
   return lines.join('\n\n');
+}
+
+/**
+ * A collapsed `<details>` block titled `Attached: name (path:lines)` holding the content as sent.
+ * The summary is HTML, so it is escaped; the content is in a fence, which keeps a literal
+ * `</details>` in it from closing the block.
+ */
+function attachmentBlock(a: Attachment): string {
+  const range = a.startLine !== undefined ? `:${a.startLine}-${a.endLine ?? a.startLine}` : '';
+  const where = a.path ? ` (${a.path}${range})` : '';
+  const cut = a.truncated
+    ? `, truncated: kept ${a.truncated.keptLines} of ${a.truncated.totalLines} lines`
+    : '';
+  const summary = escapeHtml(oneLine(`Attached: ${a.name}${where}${cut}`));
+  const content = a.content.replace(/\r?\n$/, '');
+  const fence = fenceFor(content);
+  const language = a.language.replace(/[^\w+#.-]/g, '');
+  return `<details><summary>${summary}</summary>\n\n${fence}${language}\n${content}\n${fence}\n\n</details>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function assistantSection(turn: AssistantTurn): string {

@@ -1,11 +1,17 @@
 /** Turns a conversation into the message list sent to /v1/chat/completions. */
 import type { ChatMessage } from '../gateway/types';
+import { withAttachments } from './context/format';
+import { fenceFor } from './fence';
 import type { CodeQuote, Conversation, Turn } from './types';
+
+// fenceFor lives in its own module so that context/format can use it without an import cycle.
+export { fenceFor } from './fence';
 
 /**
  * The messages for a request: the system prompt first (when non-blank), then every turn in order.
  *
  * - A user turn with a quote carries the code in a fenced block labelled with file, language and line.
+ * - A user turn with attachments sends them as delimited blocks before the question (`withAttachments`).
  * - An assistant turn sends its `content` only. Reasoning is never sent back: providers either
  *   reject it or bill it again, and it was never meant to be part of the transcript.
  * - The turn still streaming is left out (it is the answer being asked for), and so is an
@@ -24,7 +30,11 @@ export function toGatewayMessages(conv: Conversation, systemPrompt: string): Cha
 
 function turnToMessage(turn: Turn): ChatMessage | undefined {
   if (turn.role === 'user') {
-    return { role: 'user', content: turn.quote ? withQuote(turn.content, turn.quote) : turn.content };
+    const content = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
+    return {
+      role: 'user',
+      content: turn.attachments?.length ? withAttachments(content, turn.attachments) : content,
+    };
   }
   if (turn.status === 'streaming' || turn.content.length === 0) return undefined;
   return { role: 'assistant', content: turn.content };
@@ -37,11 +47,4 @@ export function withQuote(text: string, quote: CodeQuote): string {
   const header = `From \`${quote.fileName}\`${language ? ` (${language})` : ''}, starting at line ${quote.startLine}:`;
   const block = `${header}\n${fence}${language}\n${quote.code.replace(/\n$/, '')}\n${fence}`;
   return text.trim() ? `${text}\n\n${block}` : block;
-}
-
-/** A backtick fence longer than any backtick run inside the code, so the code cannot close it early. */
-export function fenceFor(code: string): string {
-  let longest = 0;
-  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  return '`'.repeat(Math.max(3, longest + 1));
 }

@@ -4,6 +4,8 @@
  * Parsing validates the shape, because a file cut short by a crash or edited by hand must be
  * detected (and backed up) rather than crash the history view later.
  */
+import { isUnsafeRelativePath } from './context/safety';
+import { type Attachment, CONTEXT_KINDS } from './context/types';
 import type { AssistantTurn, Conversation, ConversationSummary, Turn, TurnStatus } from './types';
 
 /** The format version written by this code. */
@@ -35,6 +37,7 @@ export function parseConversationFile(text: string, expectedId: string): ParseRe
   const c = conv as Conversation;
   if (c.id !== expectedId)
     return { ok: false, reason: `it holds conversation "${c.id}", not "${expectedId}"` };
+  dropMalformedAttachments(c);
   return { ok: true, value: c };
 }
 
@@ -135,6 +138,43 @@ function isTurn(v: unknown): v is Turn {
     optional(a.finishReason, isString) &&
     optional(a.usage, isObject) &&
     optional(a.error, (e) => isObject(e) && isString(e.message))
+  );
+}
+
+/**
+ * Keeps only the well-formed attachments of each user turn. A bad attachment costs only itself: the
+ * turn and the conversation still load, since the question and the answer are what matter most.
+ * An attachment whose path could leave the workspace is dropped too, as the host opens that path.
+ */
+function dropMalformedAttachments(conv: Conversation): void {
+  for (const turn of conv.turns) {
+    if (turn.role !== 'user' || !('attachments' in turn)) continue;
+    const list: unknown = turn.attachments;
+    const kept = Array.isArray(list) ? list.filter(isAttachment) : [];
+    if (kept.length > 0) turn.attachments = kept;
+    else delete turn.attachments;
+  }
+}
+
+const KINDS: ReadonlySet<string> = new Set(CONTEXT_KINDS);
+const isLine = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 1;
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function isAttachment(v: unknown): v is Attachment {
+  return (
+    isObject(v) &&
+    isString(v.id) &&
+    isString(v.kind) &&
+    KINDS.has(v.kind) &&
+    isString(v.name) &&
+    isString(v.path) &&
+    (v.path === '' || !isUnsafeRelativePath(v.path)) &&
+    isString(v.language) &&
+    isString(v.content) &&
+    isCount(v.tokens) &&
+    optional(v.startLine, isLine) &&
+    optional(v.endLine, isLine) &&
+    optional(v.truncated, (t) => isObject(t) && isCount(t.keptLines) && isCount(t.totalLines))
   );
 }
 

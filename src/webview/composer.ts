@@ -1,11 +1,15 @@
 /** The message box: Enter sends, Shift+Enter breaks the line, Escape stops a running answer. */
-import { h, icon } from './dom';
+import { h, icon, iconButton } from './dom';
 
 /** What the composer asks of its owner. */
 export interface ComposerHandlers {
   send(text: string): void;
   stop(): void;
   draftChanged(text: string): void;
+  /** The text or caret moved (the `#` picker follows it). */
+  edited?(text: string, caret: number): void;
+  /** Gets first say on a key (the open picker takes arrows, Enter, Escape); true when it took it. */
+  interceptKey?(event: KeyboardEvent): boolean;
 }
 
 /** Most of the sidebar stays for the transcript: the box grows up to this height, then scrolls. */
@@ -17,6 +21,10 @@ export class Composer {
   private readonly textarea: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
+  /** Opens the `#` picker. */
+  readonly addContextButton: HTMLButtonElement;
+  /** "≈ 1.2K / 200K tokens": the message and its attachments against the model's context. */
+  readonly meter: HTMLElement;
   private busy = false;
 
   constructor(
@@ -26,8 +34,11 @@ export class Composer {
     this.textarea = h('textarea', {
       class: 'composer-input',
       'aria-label': 'Message',
-      placeholder: 'Ask about your code',
+      placeholder: 'Ask about your code (# to attach context)',
       rows: '1',
+      'aria-autocomplete': 'list',
+      'aria-haspopup': 'listbox',
+      'aria-expanded': 'false',
     });
     this.textarea.value = draft;
     this.sendButton = h(
@@ -40,11 +51,14 @@ export class Composer {
       { type: 'button', class: 'icon-button stop', 'aria-label': 'Stop', title: 'Stop (Escape)' },
       icon('debug-stop'),
     );
+    this.addContextButton = iconButton('attach', 'Add Context', () => this.insertHash());
+    this.meter = h('span', { class: 'composer-meter', 'aria-live': 'off' });
     this.element = h(
       'div',
       { class: 'composer' },
       this.textarea,
       h('div', { class: 'composer-actions' }, this.stopButton, this.sendButton),
+      h('div', { class: 'composer-footer' }, this.addContextButton, this.meter),
     );
 
     this.textarea.addEventListener('keydown', (event) => this.onKeyDown(event));
@@ -52,7 +66,11 @@ export class Composer {
       this.resize();
       this.updateButtons();
       this.handlers.draftChanged(this.textarea.value);
+      this.handlers.edited?.(this.textarea.value, this.textarea.selectionStart);
     });
+    this.textarea.addEventListener('click', () =>
+      this.handlers.edited?.(this.textarea.value, this.textarea.selectionStart),
+    );
     this.sendButton.addEventListener('click', () => this.trySend());
     this.stopButton.addEventListener('click', () => this.handlers.stop());
     this.updateButtons();
@@ -73,9 +91,47 @@ export class Composer {
     this.textarea.focus();
   }
 
+  /** The message as typed. */
+  get value(): string {
+    return this.textarea.value;
+  }
+
+  /** Replaces `value[start, end)` with `text` and puts the caret after it (picking from the `#` picker). */
+  replaceRange(start: number, end: number, text: string): void {
+    const value = this.textarea.value;
+    this.textarea.value = value.slice(0, start) + text + value.slice(end);
+    const caret = start + text.length;
+    this.textarea.setSelectionRange(caret, caret);
+    this.textarea.dispatchEvent(new Event('input'));
+  }
+
+  /** Puts text back after a refused send, unless the user has started a new message. */
+  restore(text: string): void {
+    if (this.textarea.value.trim()) return;
+    this.textarea.value = text;
+    this.textarea.dispatchEvent(new Event('input'));
+  }
+
+  /** The caret position in the message. */
+  get caret(): number {
+    return this.textarea.selectionStart;
+  }
+
+  /** The Add Context button: types `#` at the caret, which opens the picker. */
+  private insertHash(): void {
+    const { selectionStart: start, selectionEnd: end, value } = this.textarea;
+    const before = value.slice(0, start);
+    this.textarea.focus();
+    this.replaceRange(start, end, before && !/\s$/.test(before) ? ' #' : '#');
+  }
+
   private onKeyDown(event: KeyboardEvent): void {
     // keyCode 229 is what some IMEs still report for the Enter that commits a composition.
     if (event.isComposing || event.keyCode === 229) return;
+    if (this.handlers.interceptKey?.(event)) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey) {
       event.preventDefault();
       this.trySend();

@@ -1,7 +1,11 @@
 // Chat webview entry; built for the browser. Wires the views to the host's messages.
+import { estimateTokens } from '../chat/tokens';
+import type { PickerItem } from '../contextProtocol';
 import type { ChatViewState, HostToWebview } from '../protocol';
 import { codeBlockMessage } from './codeBlock';
 import { Composer } from './composer';
+import { ChipTray, formatTokens, NoticeLine } from './contextChips';
+import { ContextPicker, hashToken } from './contextPicker';
 import { h } from './dom';
 import { Header } from './header';
 import { HistoryView } from './history';
@@ -54,12 +58,21 @@ const history = new HistoryView(post, () => {
 const onboarding = new OnboardingView(post);
 
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
-const composer = new Composer(
+const composer: Composer = new Composer(
   {
     send: (text) => {
+      picker.close();
+      notice.clear();
       transcript.jumpToLatest();
       post({ type: 'send', text });
     },
+    edited: (text, caret) => {
+      updateMeter();
+      const token = hashToken(text, caret);
+      if (token) picker.show(token.mode, token.query);
+      else picker.close();
+    },
+    interceptKey: (event): boolean => picker.handleKey(event),
     stop: () => post({ type: 'stop' }),
     draftChanged: (text) => {
       clearTimeout(draftTimer);
@@ -68,6 +81,56 @@ const composer = new Composer(
   },
   ui.draft ?? '',
 );
+
+const picker: ContextPicker = new ContextPicker(
+  {
+    query: (requestId, mode, query) => post({ type: 'contextQuery', requestId, mode, query }),
+    choose: (item) => choosePickerItem(item),
+  },
+  composer.element.querySelector<HTMLElement>('.composer-input') ?? composer.element,
+);
+const chips = new ChipTray({
+  open: (id) => post({ type: 'openContext', id }),
+  remove: (id) => post({ type: 'removeContext', id }),
+  accept: () => post({ type: 'acceptSuggestion' }),
+  dismiss: () => post({ type: 'dismissSuggestion' }),
+});
+const notice = new NoticeLine();
+let contextTokens = 200_000;
+composer.element.prepend(picker.element, notice.element, chips.element);
+
+/** A kind that searches switches the token to `#file:` / `#sym:`; anything else is attached and the token removed. */
+function choosePickerItem(item: PickerItem): void {
+  const token = hashToken(composer.value, composer.caret);
+  if (!token) return picker.close();
+  if (item.key === 'mode:files' || item.key === 'mode:symbols') {
+    composer.replaceRange(token.start, composer.caret, item.key === 'mode:files' ? '#file:' : '#sym:');
+    return;
+  }
+  post({ type: 'addContext', key: item.key });
+  picker.close();
+  composer.replaceRange(token.start, composer.caret, '');
+}
+
+function updateMeter(): void {
+  const tokens = estimateTokens(composer.value) + chips.tokens;
+  composer.meter.textContent = tokens
+    ? `≈ ${formatTokens(tokens)} / ${formatTokens(contextTokens)} tokens`
+    : '';
+  composer.meter.title = 'Estimated tokens of the message and its attachments, against the model’s context';
+}
+
+// Files dragged from the Explorer arrive as a URI list (VS Code asks for Shift to drop into a webview).
+document.addEventListener('dragover', (event) => {
+  if (event.dataTransfer?.types.includes('text/uri-list')) event.preventDefault();
+});
+document.addEventListener('drop', (event) => {
+  const list = event.dataTransfer?.getData('text/uri-list');
+  if (!list) return;
+  event.preventDefault();
+  const uris = list.split(/\r?\n/).filter((line) => line && !line.startsWith('#'));
+  if (uris.length) post({ type: 'dropFiles', uris });
+});
 
 function setHistoryOpen(open: boolean): void {
   historyOpen = open;
@@ -147,6 +210,20 @@ function handle(message: HostToWebview): void {
     case 'focusComposer':
       setHistoryOpen(false);
       composer.focus();
+      break;
+    case 'contextChips':
+      contextTokens = message.contextTokens;
+      chips.update(message.chips, message.suggestion);
+      updateMeter();
+      break;
+    case 'contextResults':
+      picker.results(message.requestId, message.items, message.pending);
+      break;
+    case 'notice':
+      notice.show(message.level, message.message);
+      break;
+    case 'restoreDraft':
+      composer.restore(message.text);
       break;
   }
 }

@@ -2,6 +2,7 @@
 import type { UserTurn } from '../chat/types';
 import type { WebviewToHost } from '../protocol';
 import { quoteBlock } from './codeBlock';
+import { formatTokens, kindIcon } from './contextChips';
 import { h, icon, iconButton, textButton } from './dom';
 import { highlightedFragment, renderMarkdownOnce } from './markdown';
 
@@ -55,9 +56,35 @@ export class UserMessageView implements TurnView {
       { role: 'article', 'aria-label': 'You', class: 'turn turn-user' },
       turnHeader('account', 'You', actions),
       turn.quote ? quoteBlock(turn.quote, highlightedFragment) : null,
+      turn.attachments?.length ? this.attachmentChips(turn) : null,
       this.body,
     );
     this.element.dataset.turnId = turn.id;
+  }
+
+  /** What was sent with the message, collapsed to chips; each opens the file at its lines (or the sent text). */
+  private attachmentChips(turn: UserTurn): HTMLElement {
+    const chips = (turn.attachments ?? []).map((a) => {
+      const where = a.startLine !== undefined ? `${a.path}:${a.startLine}-${a.endLine}` : a.path || a.name;
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          class: 'chip-main',
+          'aria-label': `Open ${a.name}`,
+          title: `${where} · about ${a.tokens} tokens${a.truncated ? ` · cut to ${a.truncated.keptLines} of ${a.truncated.totalLines} lines` : ''}`,
+        },
+        icon(kindIcon(a.kind)),
+        h('span', { class: 'chip-name' }, a.name),
+        a.startLine !== undefined ? h('span', { class: 'chip-lines' }, `${a.startLine}-${a.endLine}`) : null,
+        h('span', { class: 'chip-tokens' }, formatTokens(a.tokens)),
+      );
+      button.addEventListener('click', () =>
+        this.context.post({ type: 'openAttachment', turnId: turn.id, attachmentId: a.id }),
+      );
+      return h('div', { class: 'chip sent', role: 'listitem' }, button);
+    });
+    return h('div', { class: 'turn-attachments', role: 'list', 'aria-label': 'Attachments' }, ...chips);
   }
 
   setPosition(_isLast: boolean, busy: boolean): void {

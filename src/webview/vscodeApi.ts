@@ -53,6 +53,10 @@ const HOST_MESSAGE_TYPES = new Set<string>([
   'models',
   'onboarding',
   'focusComposer',
+  'contextChips',
+  'contextResults',
+  'notice',
+  'restoreDraft',
 ]);
 
 /** Narrows a window message to a host message; anything else (other frames, extensions) is ignored. */

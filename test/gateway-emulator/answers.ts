@@ -1,5 +1,6 @@
 // Deterministic answers of the emulator, exported so tests can compute exactly what to expect.
 import { createHash } from 'node:crypto';
+import { attachmentEcho } from './attachmentEcho';
 import { fixedAnswer } from './fixedAnswers';
 
 export { fixedAnswer };
@@ -91,6 +92,9 @@ export function expectedAnswer(request: AnswerRequest): string {
   }
 
   const d = digest(request);
+  const attached = attachmentEcho(user);
+  if (attached)
+    return `${attached}\n\nHere is a short answer ✨ from \`${request.model}\` — digest \`${d}\`.`;
   const echo = closeOpenFence(codePoints(user).slice(0, 200).join(''));
   return [
     `Echo: ${echo}`,

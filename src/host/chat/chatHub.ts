@@ -6,6 +6,7 @@ import { listChatModels } from '../../gateway/models';
 import type { HostToWebview, ModelOption, OnboardingState } from '../../protocol';
 import type { ApiKeyStore } from '../apiKey';
 import type { ConfigState } from '../configState';
+import type { ContextServices } from '../context/chatContext';
 import type { GatewayService } from '../gatewayService';
 import { ChatSession } from './chatSession';
 
@@ -23,6 +24,7 @@ export class ChatHub implements vscode.Disposable {
     readonly config: ConfigState,
     readonly keys: ApiKeyStore,
     readonly log: vscode.LogOutputChannel,
+    readonly contextServices: ContextServices,
   ) {
     this.disposables.push(
       keys.onDidChange(() => void this.refreshOnboarding()),

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import { addUserTurn, createConversation, startAssistantTurn, truncateFrom } from '../../chat/conversation';
 import { toGatewayMessages } from '../../chat/messages';
-import { planContextFit, dropOldestTurns } from '../../chat/tokens';
+import { planAttachmentFit, type Attachment } from '../../chat/context';
+import { estimateMessagesTokens, estimateTokens, planContextFit, dropOldestTurns } from '../../chat/tokens';
 import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
+import { ChatContext } from '../context/chatContext';
+import { openAttachment } from '../context/openAttachment';
 import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
 import type { ChatViewState, HostToWebview, WebviewToHost } from '../../protocol';
@@ -18,11 +21,20 @@ export class ChatSession implements vscode.Disposable {
   private inflight: { abort: AbortController; done: Promise<void> } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly attachment: vscode.Disposable[] = [];
+  /** The composer's attachments (chips) and the `#` picker. */
+  readonly context: ChatContext;
 
   constructor(
     private readonly hub: ChatHub,
     public conversation: Conversation,
-  ) {}
+  ) {
+    this.context = new ChatContext(
+      hub.contextServices,
+      (m) => this.post(m),
+      () => CONTEXT_TOKENS,
+    );
+    this.disposables.push(this.context);
+  }
 
   /** Connects a (new) webview; it will ask for the state with `ready`. */
   attach(webview: vscode.Webview): void {
@@ -56,6 +68,7 @@ export class ChatSession implements vscode.Disposable {
       busy: this.busy,
     };
     this.post({ type: 'state', state });
+    this.context.postChips();
   }
 
   /** Switches to another conversation (stopping any answer in progress). */
@@ -71,11 +84,46 @@ export class ChatSession implements vscode.Disposable {
     await this.show(createConversation(this.hub.config.current.chat.model, Date.now()));
   }
 
-  /** Adds a user turn (with optional quoted code) and streams the answer. */
-  async send(text: string, quote?: CodeQuote): Promise<void> {
+  /**
+   * Sends what the user typed with the composer's attachments, read now. A send that cannot go out as the user
+   * composed it (an attachment gone, over the context) is refused with the reason and the text put back.
+   */
+  async sendFromComposer(text: string): Promise<void> {
+    if (!text.trim()) return;
+    const snapshot = await this.context.snapshot();
+    const refusal = snapshot.ok ? this.overContext(text, snapshot.attachments) : snapshot.message;
+    if (refusal || !snapshot.ok) {
+      this.post({ type: 'notice', level: 'error', message: refusal ?? 'Not sent.' });
+      this.post({ type: 'restoreDraft', text });
+      return;
+    }
+    this.context.clear();
+    await this.send(text, undefined, snapshot.attachments);
+  }
+
+  /** The refusal message when the question, its attachments and the conversation exceed the model's context. */
+  private overContext(text: string, attachments: readonly Attachment[]): string | undefined {
+    if (!attachments.length) return undefined;
+    const plan = planAttachmentFit({
+      questionTokens: estimateTokens(text),
+      attachmentTokens: attachments.map((a) => a.tokens),
+      historyTokens: estimateMessagesTokens(
+        toGatewayMessages(this.conversation, this.hub.config.current.chat.systemPrompt),
+      ),
+      contextTokens: CONTEXT_TOKENS,
+      reservedTokens: maxTokensFor(this.conversation.model, this.hub.config.current),
+    });
+    if (plan.fits) return undefined;
+    const attached = attachments.reduce((sum, a) => sum + a.tokens, 0);
+    return `Not sent: with its attachments (about ${attached.toLocaleString('en-US')} tokens) this message needs about ${plan.total.toLocaleString('en-US')} tokens, over the ${plan.limit.toLocaleString('en-US')} the model has room for by ${plan.over.toLocaleString('en-US')}. Remove an attachment or start a new chat.`;
+  }
+
+  /** Adds a user turn (with optional quoted code or attachments) and streams the answer. */
+  async send(text: string, quote?: CodeQuote, attachments?: Attachment[]): Promise<void> {
     if (!text.trim() && !quote) return;
     await this.stop();
     const turn = addUserTurn(this.conversation, text, quote, Date.now());
+    if (attachments?.length) turn.attachments = attachments;
     this.post({ type: 'turnsAdded', turns: [turn] });
     await this.answer();
   }
@@ -107,7 +155,7 @@ export class ChatSession implements vscode.Disposable {
     if (!original || !text.trim()) return;
     truncateFrom(this.conversation, turnId);
     this.post({ type: 'turnsRemoved', fromTurnId: turnId });
-    await this.send(text, original.quote);
+    await this.send(text, original.quote, original.attachments);
   }
 
   private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
@@ -189,6 +237,13 @@ export class ChatSession implements vscode.Disposable {
       drop,
     );
     return choice === drop ? dropOldestTurns(messages, plan.dropCount) : undefined;
+  }
+
+  /** Opens an attachment of a sent turn: the file at its lines, or the text that was sent. */
+  async openAttachment(turnId: string, attachmentId: string): Promise<void> {
+    const turn = this.conversation.turns.find((t): t is UserTurn => t.id === turnId && t.role === 'user');
+    const attachment = turn?.attachments?.find((a) => a.id === attachmentId);
+    if (attachment) await openAttachment(attachment);
   }
 
   /** Handles one message from the webview; failures are logged, never thrown into VS Code's event loop. */

@@ -19,7 +19,17 @@ export async function handleWebviewAction(
       await hub.ready();
       return session.postState();
     case 'send':
-      return session.send(String(message.text ?? ''));
+      return session.sendFromComposer(String(message.text ?? ''));
+    case 'openAttachment':
+      return session.openAttachment(message.turnId, message.attachmentId);
+    case 'contextQuery':
+    case 'addContext':
+    case 'removeContext':
+    case 'openContext':
+    case 'acceptSuggestion':
+    case 'dismissSuggestion':
+    case 'dropFiles':
+      return session.context.handle(message);
     case 'stop':
       return session.stop();
     case 'regenerate':

@@ -1,0 +1,7 @@
+/** The pure core of chat context: formatting, safety checks, truncation, fitting and path ranking. */
+export * from './types';
+export * from './format';
+export * from './safety';
+export * from './truncate';
+export * from './fit';
+export * from './fuzzy';

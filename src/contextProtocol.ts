@@ -1,0 +1,53 @@
+/** Messages about chat context (attachments) between the host and the chat webview; part of protocol.ts. */
+import type { ContextKind } from './chat/context/types';
+
+/** An attachment waiting in the composer (or the suggested current file). */
+export interface ContextChip {
+  id: string;
+  kind: ContextKind;
+  /** Short name: file base name, "Problems", "Terminal: bash"… */
+  name: string;
+  /** Where it comes from: `src/a.ts:3-9`, "workspace"… */
+  detail: string;
+  /** Estimated tokens of the block it adds to the message. */
+  tokens: number;
+}
+
+/** What the `#` picker searches: everything (kinds and files), or only files or symbols. */
+export type PickerMode = 'all' | 'files' | 'symbols';
+
+/** One row of the `#` picker. `key` is opaque to the webview and only valid for the results it came with. */
+export interface PickerItem {
+  key: string;
+  label: string;
+  detail?: string;
+  /** Codicon name. */
+  icon: string;
+}
+
+export type ContextHostMessage =
+  /** The composer's attachments and the suggestion, replaced whole on every change (a handful of items). */
+  | {
+      type: 'contextChips';
+      chips: ContextChip[];
+      suggestion?: ContextChip;
+      /** The active model's context size, for the composer's token meter. */
+      contextTokens: number;
+    }
+  /** Picker results for `requestId`; `pending` while a search (the file index, symbols) is still running. */
+  | { type: 'contextResults'; requestId: number; mode: PickerMode; items: PickerItem[]; pending: boolean }
+  /** Something the user must know about an attachment or a send that was refused. */
+  | { type: 'notice'; level: 'error' | 'info'; message: string }
+  /** A send was refused before anything went out: put the text back in the composer. */
+  | { type: 'restoreDraft'; text: string };
+
+export type ContextWebviewMessage =
+  | { type: 'contextQuery'; requestId: number; mode: PickerMode; query: string }
+  | { type: 'addContext'; key: string }
+  | { type: 'removeContext'; id: string }
+  | { type: 'openContext'; id: string }
+  | { type: 'openAttachment'; turnId: string; attachmentId: string }
+  | { type: 'acceptSuggestion' }
+  | { type: 'dismissSuggestion' }
+  /** Files dropped onto the chat (from the Explorer): `text/uri-list` entries. */
+  | { type: 'dropFiles'; uris: string[] };

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import {
+  attachmentTokens,
+  containsSecret,
+  decodeText,
+  matchExclude,
+  truncateToTokens,
+  type Attachment,
+} from '../../chat/context';
+import type { ContextSettings } from './contextSettings';
+import { locateInWorkspace, openDocument } from './workspacePaths';
+
+/** An attachment read now, or the reason it cannot be sent (shown to the user as is). */
+export type Resolved = { ok: true; attachment: Attachment } | { ok: false; message: string };
+
+/** What the readers need besides the file itself. */
+export interface ReadEnv {
+  settings: ContextSettings;
+  /** The stored API key: an attachment that contains it is refused. */
+  apiKey: string | undefined;
+}
+
+/** Larger files are not read at all: the per-file token limit would cut them to a sliver anyway. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+
+/** Lines of a text, 1-based inclusive, as they appear in `text` (the range is applied before truncation). */
+export interface LineRange {
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * Reads a workspace file (or some of its lines) as an attachment, refusing what must not be sent: files outside
+ * the workspace or linked out of it, secrets (by `modelGateway.context.exclude`), binary files, and text that
+ * holds the API key. An open editor's text is used, unsaved changes included.
+ */
+export async function readFileAttachment(
+  uri: vscode.Uri,
+  env: ReadEnv,
+  options: { kind?: 'file' | 'selection' | 'symbol'; range?: LineRange; name?: string } = {},
+): Promise<Resolved> {
+  const located = await locateInWorkspace(uri);
+  if ('refused' in located) return { ok: false, message: located.refused };
+  const { path } = located;
+  const pattern = matchExclude(path, env.settings.exclude);
+  if (pattern !== undefined) {
+    return {
+      ok: false,
+      message: `${path} matches the secrets pattern "${pattern}" (modelGateway.context.exclude); it was not attached.`,
+    };
+  }
+  const document = openDocument(uri);
+  let text: string;
+  let language = document?.languageId ?? '';
+  if (document) {
+    text = document.getText();
+  } else {
+    let bytes: Uint8Array;
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.type & vscode.FileType.Directory)
+        return { ok: false, message: `${path} is a folder, not a file.` };
+      if (stat.size > MAX_READ_BYTES) {
+        return {
+          ok: false,
+          message: `${path} is ${(stat.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.`,
+        };
+      }
+      bytes = await vscode.workspace.fs.readFile(uri);
+    } catch {
+      return {
+        ok: false,
+        message: `${path} no longer exists (deleted or renamed); attach it again or remove it.`,
+      };
+    }
+    const decoded = decodeText(bytes);
+    if (!decoded.ok)
+      return { ok: false, message: `${path} is a binary file; only text files can be attached.` };
+    text = decoded.text;
+  }
+  if (!language) language = languageFromPath(path);
+  const { startLine } = options.range ?? { startLine: 1 };
+  let endLine = options.range?.endLine ?? 0;
+  if (options.range) {
+    const lines = text.split(/(?<=\n)/);
+    text = lines.slice(startLine - 1, endLine).join('');
+  } else {
+    endLine = countLines(text);
+  }
+  const cut = truncateToTokens(text, env.settings.maxFileTokens);
+  if (containsSecret(cut.text, env.apiKey)) {
+    return { ok: false, message: `${path} contains your Model Gateway API key; it was not attached.` };
+  }
+  const base: Omit<Attachment, 'tokens'> = {
+    id: randomUUID(),
+    kind: options.kind ?? 'file',
+    name: options.name ?? (path.split('/').pop() || path),
+    path,
+    language,
+    content: cut.text,
+    ...(options.range ? { startLine, endLine } : {}),
+    ...(cut.truncated ? { truncated: cut.truncated } : {}),
+  };
+  return { ok: true, attachment: { ...base, tokens: attachmentTokens(base) } };
+}
+
+/** An attachment made of text the extension composed (problems, terminal output). */
+export function textAttachment(
+  kind: 'problems' | 'terminal',
+  name: string,
+  content: string,
+  env: ReadEnv,
+  language = '',
+): Resolved {
+  const cut = truncateToTokens(content, env.settings.maxFileTokens);
+  if (containsSecret(cut.text, env.apiKey)) {
+    return { ok: false, message: `${name} contains your Model Gateway API key; it was not attached.` };
+  }
+  const base: Omit<Attachment, 'tokens'> = {
+    id: randomUUID(),
+    kind,
+    name,
+    path: '',
+    language,
+    content: cut.text,
+    ...(cut.truncated ? { truncated: cut.truncated } : {}),
+  };
+  return { ok: true, attachment: { ...base, tokens: attachmentTokens(base) } };
+}
+
+/** The lines a selection covers, 1-based; a selection ending at column 0 does not take that line. */
+export function selectionLines(selection: vscode.Selection | vscode.Range): LineRange {
+  const end =
+    selection.end.character === 0 && selection.end.line > selection.start.line
+      ? selection.end.line
+      : selection.end.line + 1;
+  return { startLine: selection.start.line + 1, endLine: end };
+}
+
+/** Errors and warnings of one file, or of the whole workspace, as `path:line:col  severity  message (source)`. */
+export function problemsText(uri?: vscode.Uri): { text: string; count: number } {
+  const entries: Array<[vscode.Uri, readonly vscode.Diagnostic[]]> = uri
+    ? [[uri, vscode.languages.getDiagnostics(uri)]]
+    : vscode.languages.getDiagnostics();
+  const lines: string[] = [];
+  for (const [file, diagnostics] of entries) {
+    const path = vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    for (const d of diagnostics) {
+      if (d.severity !== vscode.DiagnosticSeverity.Error && d.severity !== vscode.DiagnosticSeverity.Warning)
+        continue;
+      const severity = d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning';
+      const source = d.source ? ` (${d.source}${d.code !== undefined ? ` ${codeOf(d.code)}` : ''})` : '';
+      lines.push(
+        `${path}:${d.range.start.line + 1}:${d.range.start.character + 1}  ${severity}  ${d.message}${source}`,
+      );
+    }
+  }
+  return { text: lines.join('\n'), count: lines.length };
+}
+
+function codeOf(code: NonNullable<vscode.Diagnostic['code']>): string {
+  return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+function countLines(text: string): number {
+  if (!text) return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+const EXTENSION_LANGUAGES: Record<string, string> = {
+  ts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  jsx: 'javascriptreact',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  cs: 'csharp',
+  c: 'c',
+  h: 'c',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  rb: 'ruby',
+  php: 'php',
+  json: 'json',
+  md: 'markdown',
+  yml: 'yaml',
+  yaml: 'yaml',
+  html: 'html',
+  css: 'css',
+  scss: 'scss',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  sql: 'sql',
+  toml: 'toml',
+  xml: 'xml',
+  kt: 'kotlin',
+  swift: 'swift',
+};
+
+/** A language id for a file that is not open (VS Code assigns ids only to open documents). */
+function languageFromPath(path: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+  return EXTENSION_LANGUAGES[ext] ?? ext;
+}

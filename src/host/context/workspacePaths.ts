@@ -1,0 +1,64 @@
+import { realpath } from 'node:fs/promises';
+import { sep } from 'node:path';
+import * as vscode from 'vscode';
+import { isUnsafeRelativePath } from '../../chat/context';
+
+/** A workspace file as the context code sees it: its URI, folder and path relative to that folder. */
+export interface WorkspaceFile {
+  uri: vscode.Uri;
+  folder: vscode.WorkspaceFolder;
+  /** Relative to the folder, '/' separators. */
+  path: string;
+}
+
+/**
+ * Places `uri` inside a workspace folder, or says why it cannot be attached: outside every folder, a path
+ * with `..`, or (on disk) a symbolic link whose target lies outside its folder.
+ */
+export async function locateInWorkspace(uri: vscode.Uri): Promise<WorkspaceFile | { refused: string }> {
+  const shown = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+  // Checked before getWorkspaceFolder, which compares prefixes and would place /ws/../etc inside /ws.
+  if (uri.path.split('/').includes('..'))
+    return { refused: `${shown} has '..' in its path; it was not attached.` };
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder)
+    return { refused: `${shown} is outside the workspace folders; only workspace files can be attached.` };
+  const root = folder.uri.path.replace(/\/+$/, '');
+  const path = uri.path.startsWith(root + '/') ? uri.path.slice(root.length + 1) : '';
+  if (isUnsafeRelativePath(path))
+    return { refused: `${shown} is not a file inside the workspace; it was not attached.` };
+  if (uri.scheme === 'file') {
+    try {
+      const [real, realRoot] = await Promise.all([realpath(uri.fsPath), realpath(folder.uri.fsPath)]);
+      if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
+        return {
+          refused: `${path} is a link that leads outside the workspace (to ${real}); it was not attached.`,
+        };
+      }
+    } catch {
+      return { refused: `${path} no longer exists (deleted or renamed).` };
+    }
+  }
+  return { uri, folder, path };
+}
+
+/** Finds a workspace file by the relative path stored in an attachment (first folder that has it). */
+export async function findWorkspaceFile(path: string): Promise<vscode.Uri | undefined> {
+  if (isUnsafeRelativePath(path)) return undefined;
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const uri = vscode.Uri.joinPath(folder.uri, ...path.split('/'));
+    try {
+      await vscode.workspace.fs.stat(uri);
+      return uri;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/** The open document for `uri`, if any: its text includes unsaved changes. */
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+}

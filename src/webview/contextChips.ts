@@ -1,0 +1,117 @@
+/** The composer's attachments as chips, the suggested current file, and the notice line for refusals. */
+import type { ContextChip } from '../contextProtocol';
+import { h, icon, iconButton } from './dom';
+
+/** What the chips ask of their owner. */
+export interface ChipHandlers {
+  open(id: string): void;
+  remove(id: string): void;
+  accept(): void;
+  dismiss(): void;
+}
+
+const KIND_ICONS: Record<ContextChip['kind'], string> = {
+  file: 'file',
+  selection: 'selection',
+  editors: 'files',
+  problems: 'warning',
+  terminal: 'terminal',
+  symbol: 'symbol-method',
+};
+
+/** Icon for a context kind. */
+export function kindIcon(kind: ContextChip['kind']): string {
+  return KIND_ICONS[kind] ?? 'file';
+}
+
+/** Token counts as the chips show them: 850, 1.2K, 20K. */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  return tokens < 10_000 ? `${(tokens / 1000).toFixed(1)}K` : `${Math.round(tokens / 1000)}K`;
+}
+
+/** The row of chips above the message box. */
+export class ChipTray {
+  readonly element: HTMLElement;
+  chips: ContextChip[] = [];
+
+  constructor(private readonly handlers: ChipHandlers) {
+    this.element = h('div', { class: 'chip-tray', hidden: true, role: 'list', 'aria-label': 'Attachments' });
+  }
+
+  /** Replaces the chips and the suggestion. */
+  update(chips: ContextChip[], suggestion: ContextChip | undefined): void {
+    this.chips = chips;
+    const items = chips.map((chip) => this.chip(chip));
+    if (suggestion) items.push(this.suggested(suggestion));
+    this.element.replaceChildren(...items);
+    this.element.hidden = items.length === 0;
+  }
+
+  /** Estimated tokens of the attached (not suggested) chips. */
+  get tokens(): number {
+    return this.chips.reduce((sum, c) => sum + c.tokens, 0);
+  }
+
+  private chip(chip: ContextChip): HTMLElement {
+    const open = h(
+      'button',
+      { type: 'button', class: 'chip-main', title: `${chip.detail} · about ${chip.tokens} tokens` },
+      icon(kindIcon(chip.kind)),
+      h('span', { class: 'chip-name' }, chip.name),
+      h('span', { class: 'chip-tokens' }, formatTokens(chip.tokens)),
+    );
+    open.addEventListener('click', () => this.handlers.open(chip.id));
+    const remove = iconButton('close', `Remove ${chip.name}`, () => this.handlers.remove(chip.id));
+    remove.classList.add('chip-remove');
+    return h('div', { class: 'chip', role: 'listitem' }, open, remove);
+  }
+
+  private suggested(chip: ContextChip): HTMLElement {
+    const accept = h(
+      'button',
+      {
+        type: 'button',
+        class: 'chip-main',
+        'aria-label': `Add ${chip.name} (suggested)`,
+        title: `Suggested: ${chip.detail}. Click to attach it.`,
+      },
+      icon(kindIcon(chip.kind)),
+      h('span', { class: 'chip-name' }, chip.name),
+      h('span', { class: 'chip-tokens' }, formatTokens(chip.tokens)),
+    );
+    accept.addEventListener('click', () => this.handlers.accept());
+    const dismiss = iconButton('close', `Dismiss ${chip.name}`, () => this.handlers.dismiss());
+    dismiss.classList.add('chip-remove');
+    return h('div', { class: 'chip suggested', role: 'listitem' }, accept, dismiss);
+  }
+}
+
+/** A refusal or warning about attachments, shown above the message box until dismissed or the next send. */
+export class NoticeLine {
+  readonly element: HTMLElement;
+  private readonly text: HTMLElement;
+
+  constructor() {
+    this.text = h('span', { class: 'notice-text' });
+    const close = iconButton('close', 'Dismiss notice', () => this.clear());
+    this.element = h(
+      'div',
+      { class: 'notice', role: 'alert', hidden: true },
+      icon('error'),
+      this.text,
+      close,
+    );
+  }
+
+  show(level: 'error' | 'info', message: string): void {
+    this.element.classList.toggle('info', level === 'info');
+    this.text.textContent = message;
+    this.element.hidden = false;
+  }
+
+  clear(): void {
+    this.element.hidden = true;
+    this.text.textContent = '';
+  }
+}

@@ -1,0 +1,307 @@
+// Chat context in the real editor: attachments chosen through the # picker, the Explorer, the selection, the
+// current-file suggestion, problems and the terminal travel to the gateway as delimited blocks (read back from
+// the emulator's record), show as chips, survive regenerate and reload, and what must not be sent is refused.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCommand, screenshot } from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+import { articles, emulator, newChat, openChat, until } from './chatHelpers';
+import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from './contextHelpers';
+
+const ALPHA =
+  'export function alpha(): string {\n  return "alpha-body-7f3";\n}\n\nexport const ALPHA_LINE_5 = 5;\n';
+const BETA = 'export const beta = "beta-body-91c";\n';
+const SECRET = 'API_TOKEN=dotenv-secret-value-5521\n';
+
+describe('Chat context in the real editor', function () {
+  this.timeout(150_000);
+  const dir = (): string => join(e2e().folder, 'ctx');
+
+  before(() => {
+    mkdirSync(dir(), { recursive: true });
+    writeFileSync(join(dir(), 'alpha.ts'), ALPHA);
+    writeFileSync(join(dir(), 'beta.ts'), BETA);
+    writeFileSync(join(dir(), '.env'), SECRET);
+    writeFileSync(
+      join(dir(), 'blob.dat'),
+      Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x10, 0x00, 0x41]),
+    );
+    symlinkSync('/etc/hostname', join(dir(), 'outside-link.txt'));
+    writeFileSync(
+      join(dir(), 'huge.log'),
+      'log line with some words in it, number 0123456789\n'.repeat(20_000),
+    );
+  });
+
+  after(() => {
+    rmSync(dir(), { recursive: true, force: true });
+    rmSync(join(e2e().folder, '.vscode'), { recursive: true, force: true });
+  });
+
+  it('a file picked with # travels as a block, shows as a chip, and survives regenerate and reload', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    let frame = await openChat(page);
+    await newChat(frame);
+    await pickContext(frame, 'alpha', /alpha\.ts/);
+    await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor();
+    assert.equal(await messageBox(frame).inputValue(), '', 'the #token left the message box');
+
+    const before = chatRequestCount();
+    await messageBox(frame).fill('What does alpha return?');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(sent, /<attachment kind="file" path="ctx\/alpha\.ts" language="typescript">/);
+    assert.ok(sent.includes(ALPHA.trimEnd()), 'the file content travelled');
+    assert.ok(sent.trimEnd().endsWith('What does alpha return?'), 'the question comes after the attachments');
+
+    const you = articles(frame, 'You').last();
+    await you.getByRole('button', { name: 'Open alpha.ts' }).waitFor();
+    const answer = articles(frame, /^Assistant /).last();
+    await until(
+      async () => (await answer.innerText()).includes('Attachments received: file ctx/alpha.ts.'),
+      20_000,
+      'the answer naming the attachment',
+    );
+    assert.equal(
+      await frame.getByRole('button', { name: 'Remove alpha.ts' }).count(),
+      0,
+      'the chip left the composer',
+    );
+    await screenshot(page, 'e2e-context-sent');
+
+    await you.getByRole('button', { name: 'Open alpha.ts' }).click();
+    await page.locator('.tab.active').filter({ hasText: 'alpha.ts' }).waitFor();
+
+    const beforeRegenerate = chatRequestCount();
+    await answer.getByRole('button', { name: 'Regenerate' }).click();
+    const again = await nextUserMessage(beforeRegenerate);
+    assert.equal(again, sent, 'regenerate sends the same attachments');
+
+    const reloaded = await e2e().reload();
+    frame = await openChat(reloaded);
+    await articles(frame, 'You')
+      .last()
+      .getByRole('button', { name: 'Open alpha.ts' })
+      .waitFor({ timeout: 20_000 });
+  });
+
+  it('Explorer "Add File to Model Gateway Chat" on two selected files attaches both', async () => {
+    const { page } = e2e();
+    let frame = await openChat(page);
+    await newChat(frame);
+    await runCommand(page, 'View: Show Explorer');
+    const rows = page.locator('.explorer-folders-view .monaco-list-row');
+    const folderRow = rows.filter({ has: page.locator('.label-name', { hasText: /^ctx$/ }) }).first();
+    await folderRow.waitFor();
+    if ((await folderRow.getAttribute('aria-expanded')) !== 'true') await folderRow.click();
+    const alpha = rows.filter({ has: page.locator('.label-name', { hasText: /^alpha\.ts$/ }) }).first();
+    const beta = rows.filter({ has: page.locator('.label-name', { hasText: /^beta\.ts$/ }) }).first();
+    await alpha.click();
+    await beta.click({ modifiers: ['Control'] });
+    await beta.click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Add File to Model Gateway Chat' }).click();
+    frame = await openChat(page);
+    await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor();
+    await frame.getByRole('button', { name: 'Remove beta.ts' }).waitFor();
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Compare them.');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(sent, /path="ctx\/alpha\.ts"/);
+    assert.match(sent, /path="ctx\/beta\.ts"/);
+    assert.ok(sent.includes('beta-body-91c'));
+  });
+
+  it('"Add Selection to Model Gateway Chat" attaches the selected lines with their range', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'ctx/alpha.ts');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+End');
+    await runCommand(page, 'Add Selection to Model Gateway Chat');
+    const frame = await openChat(page);
+    await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor();
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Explain these lines.');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(
+      sent,
+      /<attachment kind="selection" path="ctx\/alpha\.ts" lines="2-3" language="typescript">/,
+    );
+    assert.ok(sent.includes('  return "alpha-body-7f3";\n}'), 'the selected text travelled');
+    assert.ok(!sent.includes('export function alpha'), 'line 1 was not selected');
+    const answer = articles(frame, /^Assistant /).last();
+    await until(
+      async () => (await answer.innerText()).includes('selection ctx/alpha.ts lines 2-3'),
+      20_000,
+      'the echo',
+    );
+  });
+
+  it('the current file is suggested: one click confirms it, another dismisses it', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    const frame = await openChat(page);
+    await newChat(frame);
+    await openFile(page, 'ctx/beta.ts');
+    const suggested = frame.getByRole('button', { name: 'Add beta.ts (suggested)' });
+    await suggested.waitFor();
+    await screenshot(page, 'e2e-context-suggested');
+    await suggested.click();
+    await frame.getByRole('button', { name: 'Remove beta.ts' }).waitFor();
+    assert.equal(await suggested.count(), 0);
+
+    await openFile(page, 'ctx/alpha.ts');
+    await frame.getByRole('button', { name: 'Add alpha.ts (suggested)' }).waitFor();
+    await frame.getByRole('button', { name: 'Dismiss alpha.ts' }).click();
+    await until(
+      async () => (await frame.getByRole('button', { name: /alpha\.ts/ }).count()) === 0,
+      5000,
+      'dismissed',
+    );
+
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Only beta, please.');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(sent, /path="ctx\/beta\.ts"/);
+    assert.doesNotMatch(sent, /alpha/, 'the dismissed suggestion was not sent');
+  });
+
+  it('problems of a file with an error travel with file, line and message', async () => {
+    const { page } = e2e();
+    writeFileSync(join(dir(), 'broken.ts'), 'export const count: number = "not a number";\n');
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'ctx/broken.ts');
+    await page.locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
+    const frame = await openChat(page);
+    await newChat(frame);
+    await pickContext(frame, 'problems', /Problems in Current File/);
+    await frame.getByRole('button', { name: 'Remove Problems: broken.ts' }).waitFor();
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Fix the problem.');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(sent, /<attachment kind="problems" name="Problems: broken\.ts"/);
+    assert.match(sent, /ctx\/broken\.ts:1:14 {2}error {2}Type 'string' is not assignable to type 'number'\./);
+  });
+
+  it('the output of the last command in the integrated terminal travels', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'Terminal: Create New Terminal');
+    // The new terminal takes the focus; the shell is ready for input once its prompt is drawn.
+    await page.locator('.terminal-wrapper.active').first().waitFor({ timeout: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await page.keyboard.type('sleep 1; echo ctx-$((40+2))-done');
+    await page.keyboard.press('Enter');
+    await screenshot(page, 'e2e-context-terminal');
+    const frame = await openChat(page);
+    await newChat(frame);
+    let attached = false;
+    for (let attempt = 0; attempt < 10 && !attached; attempt++) {
+      // The command's end reaches the extension a moment after its output is on screen.
+      await pickContext(frame, 'term', /Terminal Output/);
+      attached = await frame
+        .getByRole('button', { name: /^Remove Terminal: / })
+        .waitFor({ timeout: 2000 })
+        .then(
+          () => true,
+          () => false,
+        );
+    }
+    assert.ok(
+      attached,
+      `terminal attached (last notice: ${await frame
+        .getByRole('alert')
+        .innerText()
+        .catch(() => '')})`,
+    );
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Why did it print that?');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(sent, /<attachment kind="terminal"/);
+    assert.ok(sent.includes('$ sleep 1; echo ctx-$((40+2))-done'), 'the command line travelled');
+    assert.ok(sent.includes('\nctx-42-done'), `its output travelled: ${JSON.stringify(sent.slice(0, 600))}`);
+  });
+
+  it('refuses secrets, binary files and links out of the workspace; cuts a large file and refuses one over the context', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    await newChat(frame);
+    const alert = frame.getByRole('alert');
+    const cases: Array<[string, RegExp, RegExp]> = [
+      ['.env', /^\.env ctx$/, /ctx\/\.env matches the secrets pattern "\*\*\/\.env"/],
+      ['blob', /blob\.dat/, /ctx\/blob\.dat is a binary file/],
+      [
+        'outside-link',
+        /outside-link\.txt/,
+        /ctx\/outside-link\.txt is a link that leads outside the workspace/,
+      ],
+    ];
+    for (const [query, option, message] of cases) {
+      await pickContext(frame, query, option);
+      await until(
+        async () => message.test(await alert.innerText().catch(() => '')),
+        10_000,
+        `refusal ${message}`,
+      );
+    }
+    assert.equal(await frame.getByRole('button', { name: /^Remove / }).count(), 0, 'nothing was attached');
+    await screenshot(page, 'e2e-context-refused');
+
+    await pickContext(frame, 'huge', /huge\.log/);
+    await frame.getByRole('button', { name: 'Remove huge.log' }).waitFor();
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Summarise the log.');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.match(sent, /path="ctx\/huge\.log" language="log" truncated="kept \d+ of 20000 lines"/);
+    assert.ok(sent.length < 120_000, `cut to the token limit (${sent.length} chars)`);
+
+    mkdirSync(join(e2e().folder, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(e2e().folder, '.vscode', 'settings.json'),
+      JSON.stringify({ 'modelGateway.context.maxFileTokens': 1_000_000 }),
+    );
+    // The workspace setting reaches the extension a moment after the file is written: attach until the chip
+    // counts the whole file.
+    let whole = false;
+    for (let attempt = 0; attempt < 10 && !whole; attempt++) {
+      await pickContext(frame, 'huge', /huge\.log/);
+      const chip = frame.locator('.chip-tray .chip-main').filter({ hasText: 'huge.log' });
+      await chip.waitFor();
+      const tokens = Number(/about (\d+) tokens/.exec((await chip.getAttribute('title')) ?? '')?.[1] ?? 0);
+      whole = tokens > 200_000;
+      if (!whole) {
+        await frame.getByRole('button', { name: 'Remove huge.log' }).click();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    assert.ok(whole, 'the raised maxFileTokens applies');
+    const count = chatRequestCount();
+    await messageBox(frame).fill('And now the whole log.');
+    await messageBox(frame).press('Enter');
+    await until(
+      async () =>
+        /Not sent: .* over the [\d,]+ the model has room for/.test(await alert.innerText().catch(() => '')),
+      10_000,
+      'the over-context refusal',
+    );
+    await until(
+      async () => (await messageBox(frame).inputValue()) === 'And now the whole log.',
+      5000,
+      'the message put back',
+    );
+    assert.equal(chatRequestCount(), count, 'nothing was sent');
+    for (const request of emulator().requests) {
+      const body = JSON.stringify(request.body ?? '');
+      assert.ok(!body.includes('dotenv-secret-value-5521'), 'the .env content never reached the gateway');
+    }
+  });
+});
