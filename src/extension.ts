@@ -9,6 +9,7 @@ import { registerTestConnection } from './host/commands/testConnection';
 import { ConfigState } from './host/configState';
 import { registerEditorTracker } from './host/editorTracker';
 import { registerExplainSelection } from './host/editor/explainSelection';
+import type { ReviewSnapshot } from './host/editor/editReview';
 import { registerGenerateCode } from './host/editor/generateCode';
 import { GatewayService } from './host/gatewayService';
 import { registerGenerateImage } from './host/images/generateImage';
@@ -23,6 +24,8 @@ let hubForDeactivate: ChatHub | undefined;
 export interface ModelGatewayApi {
   /** The `@gateway` participant's handler, for callers (and tests) where the built-in chat UI is unavailable. */
   readonly gatewayChatHandler: vscode.ChatRequestHandler;
+  /** What the open edit review draws (added lines, removed lines), for tests; empty when none is open. */
+  reviewSnapshot(): ReviewSnapshot;
 }
 
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
@@ -48,14 +51,14 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerStatusBar(context, () => config.current, config.onDidChange);
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
-  registerGenerateCode(context, gateway, () => config.current);
+  const review = registerGenerateCode(context, gateway, () => config.current);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { gatewayChatHandler };
+  return { gatewayChatHandler, reviewSnapshot: () => review.snapshot };
 }
 
 /** Saves any conversation still waiting for its coalesced write. */

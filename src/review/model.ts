@@ -187,10 +187,12 @@ export class ReviewModel {
       .map(([s, e], i) => ({ s, e, i }))
       .filter(({ s, e }) => (s < to && e > from) || (s === e && from < s && s < to));
     if (touched.length === 0) {
-      // An insertion at a boundary: it belongs to a shared run when one is there, else to the hunk.
-      const at = bounds.map(([s, e], i) => ({ s, e, i })).filter(({ s, e }) => s <= from && from <= e);
-      const same = at.find(({ i }) => this.parts[i].kind === 'same');
-      touched = [same ?? at[0]].filter((t) => t !== undefined);
+      // An insertion at a boundary belongs to the line it starts, that is to the part beginning there;
+      // at the very end of the region, to the last part.
+      const at = bounds.map(([s, e], i) => ({ s, e, i }));
+      const starting = at.find(({ s, e }) => s === from && e > s);
+      const ending = at.filter(({ e }) => e === from).pop();
+      touched = [starting ?? ending].filter((t) => t !== undefined);
     }
     if (touched.length === 0) {
       this.parts.push({ kind: 'same', text });

@@ -151,3 +151,18 @@ describe('review hunk model', () => {
     assert.equal(doc.text, 'const 😀 = 2;\r\n\tif (x) {\r\n\t\treturn "𝔘";\r\n\t}\r\nend');
   });
 });
+
+describe('review hunk model: where typing lands', () => {
+  it('typing at the start of a hunk’s first line belongs to that hunk; at the start of the next line, not', () => {
+    const proposed = 'same\nnew\nafter\n';
+    const doc = new Doc(proposed, ReviewModel.fromTexts('same\nold\nafter\n', proposed));
+    doc.apply({ offset: 'same\nnew\n'.length, length: 0, text: '+' });
+    assert.equal(doc.model.pending.length, 1, 'typing after the hunk leaves it pending');
+    doc.apply({ offset: 'same\n'.length, length: 0, text: '!' });
+    assert.deepEqual(
+      doc.model.hunks.map((h) => [h.state, h.newText]),
+      [['user', '!new\n']],
+    );
+    assert.equal(doc.text, 'same\n!new\n+after\n');
+  });
+});
