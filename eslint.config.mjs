@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/gateway/**/*.ts', 'src/chat/**/*.ts', 'src/images/**/*.ts'],
+    files: ['src/gateway/**/*.ts', 'src/chat/**/*.ts', 'src/images/**/*.ts', 'src/review/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', vscodeImportBan] },
   },
   {

@@ -12,6 +12,7 @@ import { registerContextCommands } from './host/context/contextCommands';
 import { FileIndex } from './host/context/fileIndex';
 import { TerminalCapture } from './host/context/terminalCapture';
 import { registerExplainSelection } from './host/editor/explainSelection';
+import type { ReviewSnapshot } from './host/editor/editReview';
 import { registerGenerateCode } from './host/editor/generateCode';
 import { GatewayService } from './host/gatewayService';
 import { registerGenerateImage } from './host/images/generateImage';
@@ -26,6 +27,8 @@ let hubForDeactivate: ChatHub | undefined;
 export interface ModelGatewayApi {
   /** The `@gateway` participant's handler, for callers (and tests) where the built-in chat UI is unavailable. */
   readonly gatewayChatHandler: vscode.ChatRequestHandler;
+  /** What the open edit review draws (added lines, removed lines), for tests; empty when none is open. */
+  reviewSnapshot(): ReviewSnapshot;
 }
 
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
@@ -55,14 +58,14 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
-  registerGenerateCode(context, gateway, () => config.current);
+  const review = registerGenerateCode(context, gateway, () => config.current);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { gatewayChatHandler };
+  return { gatewayChatHandler, reviewSnapshot: () => review.snapshot };
 }
 
 /** Saves any conversation still waiting for its coalesced write. */

@@ -1,14 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { expectedCode } from '../gateway-emulator';
 import { readImageDimensions } from '../../src/images/pngInfo';
 import {
   acceptInputBox,
   clickNotificationButton,
   hideNotifications,
-  quickInput,
   runCommand,
   screenshot,
   waitForNotification,
@@ -16,27 +14,8 @@ import {
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, until } from './chatHelpers';
+import { editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
-
-/** Opens a workspace file through Quick Open, as a user would. */
-async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  const input = quickInput(page);
-  await input.waitFor({ state: 'visible' });
-  await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: name }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.monaco-editor .view-lines').first().waitFor();
-  await page.locator('.monaco-editor .view-lines').first().click();
-}
-
-/** The text of the active editor, read from its rendered lines. */
-async function editorText(page: Page): Promise<string> {
-  return (await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(
-    /\u00a0/g,
-    ' ',
-  );
-}
 
 function imagesIn(folder: string): string[] {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
@@ -76,7 +55,7 @@ describe('Editor commands in the real editor', function () {
     await page.keyboard.press('Enter');
     await runCommand(page, 'Model Gateway: Generate Code');
     await acceptInputBox(page, 'a function that multiplies two numbers');
-    const accept = page.locator('.codelens-decoration a').filter({ hasText: 'Accept' });
+    const accept = page.locator('.codelens-decoration a').filter({ hasText: 'Accept All' });
     await accept.waitFor({ timeout: 20_000 });
     await screenshot(page, 'e2e-generate-code-review');
     const text = await editorText(page);
@@ -89,7 +68,7 @@ describe('Editor commands in the real editor', function () {
     await accept.click();
     await page
       .locator('.codelens-decoration a')
-      .filter({ hasText: 'Accept' })
+      .filter({ hasText: 'Accept All' })
       .waitFor({ state: 'detached', timeout: 10_000 });
     await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');

@@ -6,10 +6,10 @@ import type { ExtensionConfig } from '../config';
 import { isUserAbort, showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
 import { lastActiveTextEditor } from '../editorTracker';
-import { EditReview } from './editReview';
 import { surroundingLines } from './editorContext';
 import { askInstruction } from './instructionInput';
 import { InlineEdit } from './inlineEdit';
+import { ReviewController } from './reviewController';
 
 /** Options for automation: skip the instruction prompt. */
 interface GenerateCodeOptions {
@@ -24,23 +24,14 @@ export type GenerateCodeResult = {
 
 const EDIT_INTERVAL_MS = 50;
 
-/** Registers Generate Code (streamed into the editor, then reviewed) and Accept/Reject Edit. */
+/** Registers Generate Code (streamed into the editor, then reviewed hunk by hunk) and the review commands. */
 export function registerGenerateCode(
   context: vscode.ExtensionContext,
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
-): void {
-  const review = new EditReview();
-  let active: { edit: InlineEdit; abort: AbortController; streaming: boolean } | undefined;
-
-  let reviewHint: vscode.Disposable | undefined;
-  const finish = (): void => {
-    reviewHint?.dispose();
-    reviewHint = undefined;
-    review.clear();
-    active?.edit.dispose();
-    active = undefined;
-  };
+): ReviewController {
+  const review = new ReviewController();
+  const finish = (): void => review.finish();
 
   const generate = async (options?: GenerateCodeOptions): Promise<GenerateCodeResult> => {
     const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
@@ -56,7 +47,7 @@ export function registerGenerateCode(
       );
       return { status: 'unavailable' };
     }
-    if (active) {
+    if (review.busy) {
       void vscode.window.showWarningMessage('Accept or reject the pending generated code first.');
       return { status: 'unavailable' };
     }
@@ -81,8 +72,7 @@ export function registerGenerateCode(
     });
     const abort = new AbortController();
     const edit = new InlineEdit(editor, selection, original, () => abort.abort());
-    active = { edit, abort, streaming: true };
-    review.show(edit, true);
+    review.startStreaming(edit, abort, original);
 
     let text = '';
     try {
@@ -104,7 +94,8 @@ export function registerGenerateCode(
               text += event.text;
               if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
                 lastEdit = Date.now();
-                void edit.setCode(extractCode(text, false));
+                const partial = extractCode(text, false);
+                void edit.setCode(partial).then((ok) => ok && review.preview(partial));
               }
             }
           } finally {
@@ -145,37 +136,10 @@ export function registerGenerateCode(
       );
       return { status: 'failed', code };
     }
-    active.streaming = false;
-    review.show(edit, false);
-    // A status-bar hint, not a notification: it goes away by itself when the review ends.
-    reviewHint = vscode.window.setStatusBarMessage(
-      '$(check) Ctrl+Enter accepts the generated code · $(discard) Esc rejects it',
-    );
+    review.startReview(code);
     return { status: 'review', code };
   };
 
-  context.subscriptions.push(
-    review,
-    vscode.commands.registerCommand('modelGateway.generateCode', generate),
-    vscode.commands.registerCommand('modelGateway.acceptEdit', () => {
-      if (!active || active.streaming) return false;
-      finish();
-      return true;
-    }),
-    vscode.commands.registerCommand('modelGateway.rejectEdit', async () => {
-      if (!active) return false;
-      if (active.streaming) {
-        active.abort.abort();
-        return true;
-      }
-      const restored = await active.edit.restore();
-      finish();
-      if (!restored) {
-        void vscode.window.showWarningMessage(
-          'The document kept changing, so the original text could not be put back. Use Undo to remove the generated code.',
-        );
-      }
-      return restored;
-    }),
-  );
+  context.subscriptions.push(review, vscode.commands.registerCommand('modelGateway.generateCode', generate));
+  return review;
 }

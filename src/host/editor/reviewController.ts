@@ -1,0 +1,196 @@
+import * as vscode from 'vscode';
+import { ReviewModel } from '../../review/model';
+import { StreamingDiff } from '../../review/streaming';
+import { EditReview, type ReviewSnapshot } from './editReview';
+import type { InlineEdit } from './inlineEdit';
+import { ReviewSession } from './reviewSession';
+
+type Active =
+  | { kind: 'streaming'; edit: InlineEdit; abort: AbortController; diff: StreamingDiff }
+  | { kind: 'review'; session: ReviewSession };
+
+/**
+ * The one edit the extension proposes at a time: while it streams (an InlineEdit owns the region) and then
+ * while its hunks are reviewed (a ReviewSession follows the document). Owns the review commands.
+ */
+export class ReviewController implements vscode.Disposable {
+  private readonly view = new EditReview();
+  private active: Active | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor() {
+    this.subscriptions.push(
+      this.view,
+      vscode.commands.registerCommand('modelGateway.acceptEdit', () => this.acceptAll()),
+      vscode.commands.registerCommand('modelGateway.rejectEdit', () => this.rejectAll()),
+      vscode.commands.registerCommand('modelGateway.acceptHunk', (id?: number) => this.acceptHunk(id)),
+      vscode.commands.registerCommand('modelGateway.rejectHunk', (id?: number) => this.rejectHunk(id)),
+      vscode.commands.registerCommand('modelGateway.nextHunk', () => this.reveal(1)),
+      vscode.commands.registerCommand('modelGateway.previousHunk', () => this.reveal(-1)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (this.active?.kind === 'review' && doc === this.active.session.document) this.finish();
+      }),
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (e.closed.length > 0) void this.askOnClose();
+      }),
+    );
+  }
+
+  /** True while an edit streams or waits for review. */
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** What the review's decorations show, for tests. */
+  get snapshot(): ReviewSnapshot {
+    return this.view.snapshot;
+  }
+
+  /** Starts showing a streaming edit of `original`. */
+  startStreaming(edit: InlineEdit, abort: AbortController, original: string): void {
+    this.active = { kind: 'streaming', edit, abort, diff: new StreamingDiff(original) };
+    this.view.showStreaming(edit, []);
+  }
+
+  /** Shows the diff of the part streamed so far; `code` is what the region now holds. */
+  preview(code: string): void {
+    if (this.active?.kind !== 'streaming') return;
+    const { diff, edit } = this.active;
+    const open = diff.update(toEol(edit.document, code));
+    this.view.showStreaming(edit, [...diff.settledSegments, ...open]);
+  }
+
+  /** Turns the finished stream, already written in full, into a review of its hunks. */
+  startReview(code: string): number {
+    if (this.active?.kind !== 'streaming') return 0;
+    const { diff, edit } = this.active;
+    const model = new ReviewModel(diff.finish(toEol(edit.document, code)), edit.start);
+    const session = new ReviewSession(edit.document, model, () => this.changed());
+    edit.dispose();
+    this.active = { kind: 'review', session };
+    if (model.done) {
+      this.finish();
+      return 0;
+    }
+    this.view.showReview(session);
+    return model.pending.length;
+  }
+
+  /** Ends whatever is shown. */
+  finish(): void {
+    if (this.active?.kind === 'streaming') this.active.edit.dispose();
+    if (this.active?.kind === 'review') this.active.session.dispose();
+    this.active = undefined;
+    this.view.clear();
+  }
+
+  private changed(): void {
+    if (this.active?.kind !== 'review') return;
+    if (this.active.session.model.done) this.finish();
+    else this.view.refresh();
+  }
+
+  private acceptAll(): boolean {
+    if (this.active?.kind !== 'review') return false;
+    this.active.session.acceptAll();
+    return true;
+  }
+
+  private async rejectAll(): Promise<boolean> {
+    if (!this.active) return false;
+    if (this.active.kind === 'streaming') {
+      this.active.abort.abort();
+      return true;
+    }
+    const session = this.active.session;
+    const ok = await session.reject(session.model.pending.map((h) => h.id));
+    if (!ok) {
+      void vscode.window.showWarningMessage(
+        'The document kept changing, so the original text could not be put back. Use Undo to remove the generated code.',
+      );
+      if (this.active?.kind === 'review' && this.active.session === session) this.finish();
+    }
+    return ok;
+  }
+
+  private acceptHunk(id?: number): boolean {
+    const hunk = this.target(id);
+    return hunk !== undefined && this.active?.kind === 'review' && this.active.session.accept(hunk);
+  }
+
+  private async rejectHunk(id?: number): Promise<boolean> {
+    const hunk = this.target(id);
+    if (hunk === undefined || this.active?.kind !== 'review') return false;
+    return this.active.session.reject([hunk]);
+  }
+
+  /** The hunk a command means: the one given, else the one at or after the cursor, else the first. */
+  private target(id?: number): number | undefined {
+    if (this.active?.kind !== 'review') return undefined;
+    const { model, document } = this.active.session;
+    if (typeof id === 'number') return id;
+    const editor = vscode.window.activeTextEditor;
+    const cursor = editor?.document === document ? document.offsetAt(editor.selection.active) : 0;
+    const spans = model.spans().filter((s) => s.hunk.state === 'pending');
+    return (spans.find((s) => s.offset + s.length >= cursor) ?? spans[0])?.hunk.id;
+  }
+
+  /** Moves the cursor to the next (1) or previous (-1) hunk left, wrapping around, and shows it. */
+  private async reveal(direction: 1 | -1): Promise<boolean> {
+    if (this.active?.kind !== 'review') return false;
+    const { model, document } = this.active.session;
+    const editor = await vscode.window.showTextDocument(document);
+    const cursor = document.offsetAt(editor.selection.active);
+    const starts = model
+      .spans()
+      .filter((s) => s.hunk.state === 'pending')
+      .map((s) => s.offset);
+    if (starts.length === 0) return false;
+    const next =
+      direction === 1
+        ? (starts.find((o) => o > cursor) ?? starts[0])
+        : ([...starts].reverse().find((o) => o < cursor) ?? starts[starts.length - 1]);
+    const position = document.positionAt(next);
+    editor.selection = new vscode.Selection(position, position);
+    editor.revealRange(
+      new vscode.Range(position, position),
+      vscode.TextEditorRevealType.InCenterIfOutsideViewport,
+    );
+    return true;
+  }
+
+  /** When the reviewed file's last tab closes, asks whether to keep the changes left, and ends the review. */
+  private async askOnClose(): Promise<void> {
+    if (this.active?.kind !== 'review') return;
+    const session = this.active.session;
+    const uri = session.document.uri.toString();
+    const open = vscode.window.tabGroups.all.some((g) =>
+      g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri),
+    );
+    if (open) return;
+    const name = vscode.workspace.asRelativePath(session.document.uri);
+    const answer = await vscode.window.showInformationMessage(
+      `Keep the changes still under review in ${name}?`,
+      { modal: true },
+      'Keep',
+      'Discard',
+    );
+    if (this.active?.kind !== 'review' || this.active.session !== session) return;
+    // Dismissing the question keeps the file as it is: nothing the user can see is undone behind their back.
+    if (answer !== 'Discard') session.acceptAll();
+    else if (await session.reject(session.model.pending.map((h) => h.id))) await session.document.save();
+    this.finish();
+  }
+
+  dispose(): void {
+    this.finish();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** The text with the document's own line endings, as InlineEdit writes it. */
+function toEol(document: vscode.TextDocument, text: string): string {
+  return document.eol === vscode.EndOfLine.CRLF
+    ? text.replace(/\r?\n/g, '\r\n')
+    : text.replace(/\r\n/g, '\n');
+}

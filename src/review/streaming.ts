@@ -1,0 +1,101 @@
+import { diffLineArrays, splitLines, type Segment } from './diff';
+
+/** Original lines looked at beyond twice the unsettled proposed lines: room for the proposal to drop lines. */
+const WINDOW_SLACK = 40;
+/** How many characters at the end of the settled text are compared with each new proposal. */
+const TAIL_CHECK = 256;
+/** Past this many line edits in the unsettled part, the preview stops looking for matches and shows additions. */
+const MAX_EDIT_LENGTH = 400;
+
+/**
+ * The diff of a proposal that is still streaming against the original. Once a run of shared lines is
+ * confirmed by a complete line after it, everything before it is settled and never diffed again, so each
+ * update costs about the same however far the stream has got.
+ */
+export class StreamingDiff {
+  private readonly oldLines: string[];
+  private settledOld = 0;
+  /** Length of the settled part of the proposal, and its last characters to notice a proposal that changed. */
+  private settledLength = 0;
+  private settledTail = '';
+  private settled: Segment[] = [];
+
+  constructor(original: string) {
+    this.oldLines = splitLines(original);
+  }
+
+  /** The settled segments, from the start of the proposal; read after `update`. Not a copy: do not change it. */
+  get settledSegments(): readonly Segment[] {
+    return this.settled;
+  }
+
+  /**
+   * The segments after the settled ones of the proposal streamed so far. Original lines the stream has not
+   * reached yet are left out, not shown as removed. Only the end of the settled part is compared, so a
+   * proposal that keeps growing costs the same per update however long it is.
+   */
+  update(proposed: string): Segment[] {
+    this.checkPrefix(proposed);
+    const newLines = splitLines(proposed.slice(this.settledLength));
+    const window = this.oldLines.slice(this.settledOld, this.settledOld + newLines.length * 2 + WINDOW_SLACK);
+    const segments = diffLineArrays(window, newLines, MAX_EDIT_LENGTH) ?? [
+      { kind: 'change', oldText: '', newText: newLines.join('') },
+    ];
+    const open = segments.slice(this.settle(segments));
+    const last = open[open.length - 1];
+    if (last?.kind === 'change') {
+      // The stream has not reached these original lines yet.
+      if (last.newText) open[open.length - 1] = { ...last, oldText: '' };
+      else open.pop();
+    }
+    return open;
+  }
+
+  /** Segments of the whole change once the stream has ended: every original line is accounted for. */
+  finish(proposed: string): Segment[] {
+    if (!proposed.startsWith(this.settled.map(newText).join(''))) this.reset();
+    const rest = diffLineArrays(
+      this.oldLines.slice(this.settledOld),
+      splitLines(proposed.slice(this.settledLength)),
+    );
+    return [...this.settled, ...rest];
+  }
+
+  /** Settles the segments up to the last shared run that a complete line after it confirms; returns how many. */
+  private settle(segments: Segment[]): number {
+    let cut = -1;
+    let confirmed = false;
+    for (let i = segments.length - 1; i >= 0 && cut < 0; i--) {
+      const segment = segments[i];
+      if (segment.kind === 'same' && confirmed) cut = i;
+      const after = segment.kind === 'same' ? segment.text : segment.newText;
+      if (after.includes('\n')) confirmed = true;
+    }
+    for (const segment of segments.slice(0, cut + 1)) {
+      this.settled.push(segment);
+      const oldText = segment.kind === 'same' ? segment.text : segment.oldText;
+      this.settledOld += splitLines(oldText).length;
+      this.settledLength += newText(segment).length;
+    }
+    const last = segments[cut];
+    if (last) this.settledTail = newText(last).slice(-TAIL_CHECK);
+    return cut + 1;
+  }
+
+  private reset(): void {
+    this.settledOld = 0;
+    this.settledLength = 0;
+    this.settledTail = '';
+    this.settled = [];
+  }
+
+  /** Starts over when the proposal no longer begins with the settled text (the stream was rewritten). */
+  private checkPrefix(proposed: string): void {
+    const from = this.settledLength - this.settledTail.length;
+    if (proposed.length < this.settledLength || !proposed.startsWith(this.settledTail, from)) this.reset();
+  }
+}
+
+function newText(segment: Segment): string {
+  return segment.kind === 'same' ? segment.text : segment.newText;
+}

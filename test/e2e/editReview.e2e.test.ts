@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { acceptInputBox, runCommand, screenshot } from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+import { editorText, openFile } from './editorHelpers';
+
+const lens = (page: Page, title: string) =>
+  page.locator('.codelens-decoration a').filter({ hasText: new RegExp(`^\\s*${title}`) });
+
+describe('Edit review in the real editor', function () {
+  this.timeout(120_000);
+
+  it('shows removed and added lines of each hunk in place, in the dark and light themes', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'sample.ts');
+    // Select the three lines of `add` (lines 2–4); the emulator proposes `greet` in their place.
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+    await runCommand(page, 'Model Gateway: Generate Code');
+    await acceptInputBox(page, 'greet instead');
+    await lens(page, 'Accept All').waitFor({ timeout: 20_000 });
+    await lens(page, 'Accept$').first().waitFor();
+    const text = await editorText(page);
+    assert.ok(text.includes('export function greet(name: string): string {'), text);
+    // The removed lines are drawn by decorations (CSS content), struck through, beside the added lines.
+    const removed = page.locator('.view-lines span[class*="ced-"]');
+    await removed.first().waitFor({ state: 'attached', timeout: 10_000 });
+    const drawn = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('.view-lines span[class*="ced-"]')).map(
+        (el) => getComputedStyle(el, '::after').content,
+      ),
+    );
+    assert.ok(
+      drawn.some((c) => c.includes('export\u00a0function\u00a0add')),
+      drawn.join('\n'),
+    );
+    await page.locator('.statusbar-item').filter({ hasText: 'hunk left' }).waitFor();
+    // One picture in each theme, named after the theme the workbench really shows.
+    for (let shot = 0; shot < 2; shot++) {
+      if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+      await page.waitForTimeout(500);
+      const dark = await page.locator('.monaco-workbench.vs-dark').count();
+      await screenshot(page, dark ? 'e2e-review-dark' : 'e2e-review-light');
+    }
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await lens(page, 'Reject All').click();
+    await lens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
+    assert.ok((await editorText(page)).includes('export function add(a: number, b: number): number {'));
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await runCommand(page, 'File: Revert File');
+  });
+});
