@@ -87,13 +87,14 @@ describe('@gateway participant handler (real extension host, real vscode objects
       command?: string;
       history?: vscode.ChatContext['history'];
       token?: vscode.CancellationToken;
+      references?: vscode.ChatPromptReference[];
     } = {},
     stream = new RecordingStream(),
   ): Promise<{ result: vscode.ChatResult; stream: RecordingStream }> {
     const request = {
       prompt,
       command: options.command,
-      references: [],
+      references: options.references ?? [],
       toolReferences: [],
       model,
     } as unknown as vscode.ChatRequest;
@@ -126,6 +127,47 @@ describe('@gateway participant handler (real extension host, real vscode objects
     const [reference] = stream.all<vscode.Location>('reference');
     assert.equal(reference.uri.toString(), editor.document.uri.toString());
     assert.ok(reference.range.isEqual(line), 'the reference is the selection');
+  });
+
+  it('sends #file and #selection references as attachment blocks, and refuses a secrets file with the reason', async () => {
+    const editor = await openFile(
+      'participant-refs.ts',
+      'export const one = 1;\nexport const two = 2;\nexport const three = 3;\n',
+    );
+    const secrets = vscode.Uri.joinPath(workspaceRoot(), '.env');
+    await vscode.workspace.fs.writeFile(secrets, new TextEncoder().encode('TOKEN=participant-secret-8812\n'));
+    try {
+      const uri = editor.document.uri;
+      const { result, stream } = await ask('What do these hold?', {
+        references: [
+          { id: 'vscode.file', value: uri } as vscode.ChatPromptReference,
+          {
+            id: 'vscode.selection',
+            value: new vscode.Location(uri, new vscode.Range(1, 0, 2, 0)),
+          } as vscode.ChatPromptReference,
+          { id: 'vscode.file', value: secrets } as vscode.ChatPromptReference,
+        ],
+      });
+      assert.equal(result.errorDetails, undefined);
+      const [sent] = chatBodies();
+      const last = sent.messages.at(-1)!.content;
+      assert.match(last, /<attachment kind="file" path="participant-refs\.ts" language="typescript">/);
+      assert.match(
+        last,
+        /<attachment kind="selection" path="participant-refs\.ts" lines="2-2" language="typescript">\n`{3,}typescript\nexport const two = 2;\n`{3,}/,
+      );
+      assert.ok(last.endsWith('Question:\nWhat do these hold?'), 'the question follows the attachments');
+      assert.ok(!JSON.stringify(sent).includes('participant-secret-8812'), 'the .env content was not sent');
+      const shown = stream.all('markdown').join('');
+      assert.match(shown, /Not attached: \.env matches the secrets pattern "\*\*\/\.env"/);
+      assert.ok(
+        shown.includes(
+          'Attachments received: file `participant-refs.ts`; selection `participant-refs.ts` lines 2-2.',
+        ),
+      );
+    } finally {
+      await vscode.workspace.fs.delete(secrets);
+    }
   });
 
   it('/code answers with the code only and an Insert button that inserts it in the editor', async () => {

@@ -1,17 +1,23 @@
 import * as vscode from 'vscode';
-import { prepareIndex, rankPrepared } from '../../chat/context';
+import { prepareIndex, rankPrepared, type PathIndex } from '../../chat/context';
 
 /** Folders that hold tools' files, never the user's: left out of the picker even when files.exclude keeps them. */
 const SKIPPED_SEGMENTS = /(^|\/)(node_modules|\.git|\.hg|\.svn)\//;
 const MAX_FILES = 200_000;
+/** Paths prepared between two yields to the event loop while listing (about 2 µs each: a few ms a slice). */
+const SLICE = 2000;
+
+type Entry = PathIndex['entries'][number];
 
 /**
  * The workspace's file list for the `#` picker: listed once (in the background, on first use), kept current
  * by a file watcher, and ranked in memory, so a query on 50,000 files answers in milliseconds.
  */
 export class FileIndex implements vscode.Disposable {
-  private uris = new Map<string, vscode.Uri>();
-  private prepared: ReturnType<typeof prepareIndex> | undefined;
+  private readonly files = new Map<string, { uri: vscode.Uri; entry: Entry }>();
+  /** The index over `files`, rebuilt (without preparing again) after the list changed. */
+  private index: PathIndex | undefined;
+  private listed = false;
   private listing: Promise<void> | undefined;
   private readonly watcher: vscode.FileSystemWatcher;
   private readonly disposables: vscode.Disposable[] = [];
@@ -24,58 +30,65 @@ export class FileIndex implements vscode.Disposable {
       this.watcher.onDidDelete((uri) => this.removed(uri)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.listing = undefined;
-        this.uris.clear();
-        this.prepared = undefined;
+        this.listed = false;
+        this.files.clear();
+        this.index = undefined;
       }),
     );
   }
 
   /** True once the first listing has finished. */
   get ready(): boolean {
-    return this.listing !== undefined && this.prepared !== undefined;
+    return this.listed;
   }
 
   /** Starts (or joins) the first listing. */
   load(): Promise<void> {
     this.listing ??= (async () => {
       const found = await vscode.workspace.findFiles('**/*', undefined, MAX_FILES);
-      for (const uri of found) this.added(uri);
-      this.prepare();
+      // Prepared in slices with a yield between them, so a 50,000-file workspace never holds the extension
+      // host for long (the chat, edits and other extensions share its thread).
+      for (let start = 0; start < found.length; start += SLICE) {
+        if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        for (const uri of found.slice(start, start + SLICE)) this.added(uri);
+      }
+      this.listed = true;
     })();
     return this.listing;
   }
 
   /** The best `limit` files for `query` (relative paths with their URIs). */
   search(query: string, limit: number): Array<{ path: string; uri: vscode.Uri }> {
-    const index = this.prepared ?? this.prepare();
-    return rankPrepared(query, index, limit).map((path) => ({ path, uri: this.uris.get(path)! }));
+    if (!this.index) {
+      const entries = [...this.files.values()].map((f) => f.entry);
+      this.index = { paths: entries.map((e) => e.path), entries };
+    }
+    return rankPrepared(query, this.index, limit).map((path) => ({ path, uri: this.files.get(path)!.uri }));
   }
 
   /** The URI of a listed relative path. */
   uriOf(path: string): vscode.Uri | undefined {
-    return this.uris.get(path);
-  }
-
-  private prepare(): ReturnType<typeof prepareIndex> {
-    this.prepared = prepareIndex([...this.uris.keys()]);
-    return this.prepared;
+    return this.files.get(path)?.uri;
   }
 
   private added(uri: vscode.Uri): void {
     const path = relative(uri);
-    if (path === undefined || SKIPPED_SEGMENTS.test(path) || this.uris.has(path)) return;
-    this.uris.set(path, uri);
-    this.prepared = undefined;
+    if (path === undefined || SKIPPED_SEGMENTS.test(path) || this.files.has(path)) return;
+    this.files.set(path, { uri, entry: prepareIndex([path]).entries[0] });
+    this.index = undefined;
   }
 
   private removed(uri: vscode.Uri): void {
     const path = relative(uri);
     if (path === undefined) return;
     // A deleted folder arrives as one event: drop everything under it.
-    for (const key of [...this.uris.keys()]) {
-      if (key === path || key.startsWith(path + '/')) this.uris.delete(key);
+    if (this.files.delete(path)) {
+      this.index = undefined;
+      return;
     }
-    this.prepared = undefined;
+    const folder = path + '/';
+    for (const key of this.files.keys()) if (key.startsWith(folder)) this.files.delete(key);
+    this.index = undefined;
   }
 
   dispose(): void {

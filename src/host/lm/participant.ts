@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { extractCode } from '../../chat/codeExtract';
+import { withAttachments } from '../../chat/context';
 import { codeGenerationMessages, explainRequestText } from '../../chat/prompts';
 import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest } from '../chatRequest';
@@ -10,6 +11,7 @@ import { lastActiveTextEditor } from '../editorTracker';
 import { selectionOrBlock, surroundingLines } from '../editor/editorContext';
 import { generateImage } from '../images/generateImage';
 import { applyCode } from '../chat/webviewActions';
+import { referenceAttachments } from '../context/references';
 import { LM_VENDOR } from './provider';
 
 const PARTICIPANT_ID = 'modelGateway.gateway';
@@ -60,6 +62,7 @@ export function createGatewayChatHandler(
             ? codeMessages(request, stream)
             : historyMessages(context, request, config);
       if (!messages) return { metadata: { command } };
+      if (request.references?.length) await attachReferences(request.references, messages, gateway, stream);
       if (!(await gateway.requireKey())) {
         stream.markdown('Model Gateway has no API key. Run **Model Gateway: Set API Key**.');
         stream.button({ command: 'modelGateway.setApiKey', title: 'Set API Key' });
@@ -87,6 +90,25 @@ export function createGatewayChatHandler(
       return { metadata: { command } };
     }
   };
+}
+
+/** Adds the request's `#` references to its last user message as attachment blocks; refusals are shown. */
+async function attachReferences(
+  references: readonly vscode.ChatPromptReference[],
+  messages: ChatMessage[],
+  gateway: GatewayService,
+  stream: vscode.ChatResponseStream,
+): Promise<void> {
+  const { attachments, refused } = await referenceAttachments(references, await gateway.requireKey());
+  for (const reason of refused) stream.markdown(`> Not attached: ${reason}\n\n`);
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last || !attachments.length) return;
+  last.content = withAttachments(last.content, attachments);
+  for (const reference of references) {
+    if (reference.value instanceof vscode.Uri || reference.value instanceof vscode.Location) {
+      stream.reference(reference.value);
+    }
+  }
 }
 
 async function streamAnswer(
