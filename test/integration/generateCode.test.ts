@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { expectedCode, startEmulator, type Emulator } from '../gateway-emulator';
-import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
+import { expectedCode, type Emulator } from '../gateway-emulator';
+import {
+  closeAllEditors,
+  eventually,
+  keyedEmulator,
+  openFile,
+  setKey,
+  setSetting,
+  useEmulator,
+} from './helpers';
 
 type GenerateCodeResult = { status: string; code?: string };
 
@@ -70,7 +78,7 @@ describe('Generate Code and inline edits (real editor)', () => {
 
   it('typing elsewhere during the stream corrupts nothing', async () => {
     await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const editor = await openFile('gen-typing.js', ORIGINAL, 'javascript');
@@ -127,7 +135,7 @@ describe('Generate Code and inline edits (real editor)', () => {
   });
 
   it('cancel closes the connection and leaves the document as it was', async () => {
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 50, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const editor = await openFile('gen-cancel.js', ORIGINAL, 'javascript');

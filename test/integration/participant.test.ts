@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../../src/images/pngInfo';
-import { expectedAnswer, expectedCode, startEmulator, type Emulator } from '../gateway-emulator';
-import { TEST_KEY, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { expectedAnswer, expectedCode, type Emulator } from '../gateway-emulator';
+import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
 
 const PARTICIPANT = 'modelGateway.gateway';
 
@@ -202,7 +202,7 @@ describe('@gateway participant handler (real extension host, real vscode objects
   });
 
   it('cancellation closes the gateway connection and keeps the text that arrived', async () => {
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const source = new vscode.CancellationTokenSource();

@@ -100,7 +100,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
     emulator.requests.filter((r) => r.path === '/v1/chat/completions').length;
 
   before(async () => {
-    emulator = await startEmulator({ port: 0 });
+    emulator = await startEmulator({ port: 0, keys: [KEY] });
     other = await startOtherOrigin();
     front = await startFrontGateway(emulator.url, other);
     await setSetting('baseUrl', front.origin);

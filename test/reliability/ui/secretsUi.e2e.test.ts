@@ -147,6 +147,8 @@ describe('Secrets through the real UI (code-server)', function () {
   it('a session of every feature leaves the key in no DOM, message, storage, state, log or file', async () => {
     await ensureFixtureGateway();
     const { page } = e2e();
+    // The emulator accepts only its documented keys unless told otherwise: this distinctive key is added.
+    emulator().keys.add(KEY);
     await runCommand(page, 'Model Gateway: Set API Key');
     await acceptInputBox(page, KEY, { password: true });
     await waitForNotification(page, /API key saved in SecretStorage/);

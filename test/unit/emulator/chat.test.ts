@@ -9,7 +9,8 @@ import {
   startEmulator,
   type Emulator,
 } from '../../gateway-emulator/index';
-import { chatBody, chunksOf, concatField, post, THINKING } from './helpers';
+import { chatBody, chunksOf, concatField, KEY, post, THINKING } from './helpers';
+import { EMULATOR_KEY, EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 import { closeOpenFence } from '../../gateway-emulator/answers';
 
 const CHAT = '/v1/chat/completions';
@@ -184,12 +185,24 @@ describe('gateway emulator: chat', () => {
   });
 
   it('answers 401 invalid_api_key for a missing or rejected key', async () => {
-    for (const key of [null, 'not-a-valid-key']) {
+    // A plausible `sk-` key that is not one of the accepted ones is rejected like any other.
+    for (const key of [null, 'not-a-valid-key', 'sk-plausible-but-wrong', `${EMULATOR_KEY}x`]) {
       const res = await post(emu.url, CHAT, chatBody('hi'), { key });
       assert.equal(res.status, 401);
       const json = (await res.json()) as { error: { code: string; type: string; message: string } };
       assert.equal(json.error.code, 'invalid_api_key');
       assert.equal(typeof json.error.message, 'string');
+    }
+    for (const key of [EMULATOR_KEY, EMULATOR_TEST_KEY])
+      assert.equal((await post(emu.url, CHAT, chatBody('hi'), { key })).status, 200, key);
+    const listed = await startEmulator({ keys: ['sk-listed'] });
+    try {
+      assert.equal((await post(listed.url, CHAT, chatBody('hi'))).status, 401);
+      assert.equal((await post(listed.url, CHAT, chatBody('hi'), { key: 'sk-listed' })).status, 200);
+      listed.keys.add('sk-added-later');
+      assert.equal((await post(listed.url, CHAT, chatBody('hi'), { key: 'sk-added-later' })).status, 200);
+    } finally {
+      await listed.close();
     }
     const strict = await startEmulator({ acceptKey: (k) => k === 'sk-only-this' });
     try {
@@ -208,7 +221,7 @@ describe('gateway emulator: chat', () => {
     assert.equal(rec.method, 'POST');
     assert.equal(rec.path, CHAT);
     assert.deepEqual(rec.body, body);
-    assert.equal(rec.headers.authorization, 'Bearer sk-test-key');
+    assert.equal(rec.headers.authorization, `Bearer ${KEY}`);
     assert.equal(rec.status, 200);
     assert.equal(rec.clientClosed, false);
     assert.ok(rec.receivedAt <= Date.now());
@@ -219,7 +232,7 @@ describe('gateway emulator: chat', () => {
   it('records a non-JSON body as the raw string and refuses it', async () => {
     const res = await fetch(`${emu.url}${CHAT}`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer sk-x' },
+      headers: { Authorization: `Bearer ${KEY}` },
       body: 'not json',
     });
     assert.equal(res.status, 400);
