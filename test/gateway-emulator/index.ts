@@ -9,8 +9,17 @@ import { DEFAULT_KEYS } from './keys';
 import type { EmulatorContext, ResolvedOptions } from './preflight';
 
 export type { RecordedRequest } from './exchange';
-export { expectedAnswer, expectedCode, expectedReasoning, expectedUsage, fixedAnswer } from './answers';
+export {
+  answerHeadline,
+  expectedAnswer,
+  expectedChatAnswer,
+  expectedCode,
+  expectedReasoning,
+  expectedUsage,
+  fixedAnswer,
+} from './answers';
 export { expectedStreamText } from './streamPlan';
+export { chatRequestIn } from './chat';
 export { collectFaults } from './faults';
 export { DEFAULT_KEYS, EMULATOR_KEY, EMULATOR_TEST_KEY } from './keys';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { expectedCode, type Emulator } from '../gateway-emulator';
+import { chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
 import {
   closeAllEditors,
   eventually,
@@ -38,7 +38,12 @@ describe('Generate Code and inline edits (real editor)', () => {
       instruction: 'a multiply function',
     });
     assert.equal(result.status, 'review');
-    const code = expectedCode('javascript');
+    const code = expectedCode(chatRequestIn(emulator.requests));
+    assert.match(
+      code,
+      /^\/\*\* Multiply\. \*\/\nfunction multiply\(a, b\)/,
+      'a new function named from the instruction',
+    );
     assert.equal(result.code, code);
     const text = editor.document.getText();
     const cursor = ORIGINAL.indexOf('\n\n') + 1;
@@ -58,7 +63,9 @@ describe('Generate Code and inline edits (real editor)', () => {
     assert.notEqual(editor.document.getText(), ORIGINAL);
     assert.equal(await vscode.commands.executeCommand('modelGateway.acceptEdit'), true);
     const accepted = editor.document.getText();
-    assert.ok(accepted.includes(expectedCode('javascript')));
+    const code = expectedCode(chatRequestIn(emulator.requests));
+    assert.ok(code.startsWith('// Updated: rewrite it\n'), 'the selection with a visible change');
+    assert.ok(accepted.includes(code));
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), ORIGINAL);
@@ -104,7 +111,7 @@ describe('Generate Code and inline edits (real editor)', () => {
       const result = await running;
       assert.equal(result.status, 'review');
       const text = editor.document.getText();
-      const code = expectedCode('javascript');
+      const code = expectedCode(chatRequestIn(slow.requests));
       assert.equal(text, typed + ORIGINAL.replace('// end\n', `${code}\n// end\n`));
     } finally {
       await setSetting('baseUrl', emulator.url);

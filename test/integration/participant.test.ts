@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../../src/images/pngInfo';
-import { expectedAnswer, expectedCode, type Emulator } from '../gateway-emulator';
+import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
 import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
 
 const PARTICIPANT = 'modelGateway.gateway';
@@ -133,7 +133,8 @@ describe('@gateway participant handler (real extension host, real vscode objects
     editor.selection = new vscode.Selection(2, 0, 2, 0);
     const { result, stream } = await ask('a greeting function', { command: 'code' });
     assert.equal(result.errorDetails, undefined);
-    const code = expectedCode('python');
+    const code = expectedCode(chatRequestIn(emulator.requests));
+    assert.match(code, /^def greeting\(text: str\) -> str:/);
     assert.ok(stream.all('markdown').join('').includes(`\`\`\`\`python\n${code}\n\`\`\`\``));
     const [button] = stream.all<vscode.Command>('button');
     assert.equal(button.title, 'Insert');
