@@ -38,6 +38,7 @@ export class AssistantMessageView implements TurnView {
     }
     if (turn.reasoning) {
       this.thinking = new ThinkingView(turn.reasoning, {
+        turnId: turn.id,
         streaming: streaming && !turn.content,
         startedAt: turn.createdAt,
         durationMs: turn.reasoningMs,
@@ -86,7 +87,7 @@ export class AssistantMessageView implements TurnView {
   appendDelta(text: string | undefined, reasoning: string | undefined): void {
     if (reasoning) {
       if (!this.thinking) {
-        this.thinking = new ThinkingView('', { streaming: true });
+        this.thinking = new ThinkingView('', { turnId: this.turn.id, streaming: true });
         this.answer.before(this.thinking.element);
       }
       this.thinking.append(reasoning);
