@@ -42,10 +42,13 @@ function filesContaining(dir: string, needle: string): string[] {
 }
 
 describe('API key and Test Connection, through the UI', () => {
+  before(() => {
+    // The emulator accepts only its documented keys unless told otherwise: this distinctive key is added.
+    e2e().gateway.emulator?.keys.add(GOOD_KEY);
+  });
+
   it('sets a key in the password box, then Test Connection reports "connected"', async () => {
     const { page, gateway } = e2e();
-    // The emulator accepts only its documented keys unless told otherwise: this distinctive key is added.
-    gateway.emulator?.keys.add(GOOD_KEY);
     await setKeyThroughPalette(GOOD_KEY);
     await waitForNotification(page, /API key saved in SecretStorage/);
     await hideNotifications(page);
