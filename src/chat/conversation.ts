@@ -166,7 +166,10 @@ export function lastUserTurn(conv: Conversation): UserTurn | undefined {
   return undefined;
 }
 
-/** A history title from a first message: its first non-blank line, whitespace collapsed, ≤ ~60 chars. */
+/**
+ * A history title from a first message: its first non-blank line, whitespace collapsed, ≤ ~60 chars. A cut
+ * title gets no "…": the history list truncates visibly with CSS, and Rename shows the title as stored.
+ */
 export function deriveTitle(text: string): string {
   const line = text
     .split(/\r\n|\r|\n/)
@@ -179,7 +182,7 @@ export function deriveTitle(text: string): string {
   // Prefer ending on a word boundary, unless that would throw away most of the title.
   const space = cut.lastIndexOf(' ');
   const base = space >= MAX_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut;
-  return `${base.replace(/[\s.,;:!?-]+$/, '')}…`;
+  return base.replace(/[\s.,;:!?-]+$/, '');
 }
 
 /** The history-list line for a conversation. */

@@ -1,5 +1,6 @@
 /** Renders a conversation as a Markdown document for "Export conversation". */
 import type { Usage } from '../gateway/types';
+import { formatDuration } from './duration';
 import { fenceFor } from './messages';
 import type { Attachment } from './context/types';
 import type { AssistantTurn, CodeQuote, Conversation, UserTurn } from './types';
@@ -54,7 +55,7 @@ function escapeHtml(text: string): string {
 function assistantSection(turn: AssistantTurn): string {
   const lines = [`### Assistant (${oneLine(turn.model)})`];
   if (turn.reasoning?.trim()) {
-    const seconds = turn.reasoningMs !== undefined ? ` (${Math.round(turn.reasoningMs / 100) / 10} s)` : '';
+    const seconds = turn.reasoningMs !== undefined ? ` (${formatDuration(turn.reasoningMs)})` : '';
     // Blank lines around the body let Markdown inside the block render; a literal closing tag
     // in the reasoning would end the block early, so it is defused.
     const body = turn.reasoning.replace(/<\/details/gi, '&lt;/details');

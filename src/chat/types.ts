@@ -5,8 +5,11 @@ import type { Attachment } from './context/types';
 /** How an assistant turn ended. `streaming` only while the answer is arriving. */
 export type TurnStatus = 'streaming' | 'complete' | 'stopped' | 'error' | 'interrupted' | 'truncated';
 
-/** What the user can do about an error, shown as a button next to Retry. */
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'dropOldestTurns';
+/**
+ * What the user can do about an error, shown as a button next to Retry. `openSettings` (a gateway that
+ * cannot be reached) opens `modelGateway.baseUrl` and comes with a Show Log button (`showLog`).
+ */
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'dropOldestTurns' | 'showLog';
 
 export interface TurnError {
   /** A message that names the cause and the next step. */

@@ -1,7 +1,27 @@
 import * as vscode from 'vscode';
-import { isGatewayError } from '../gateway';
+import { isGatewayError, type GatewayError } from '../gateway';
 import type { TurnError } from '../chat/types';
 import { SET_API_KEY } from './gatewayService';
+
+/** The next step each kind of gateway error suggests (a refused connection: check the base URL). */
+const ERROR_ACTIONS: Partial<Record<GatewayError['kind'], TurnError['action']>> = {
+  auth: 'setApiKey',
+  context_length: 'dropOldestTurns',
+};
+/** Socket codes of a gateway that was never reached: a wrong base URL is the usual cause. */
+const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$|CERT|TLS|SSL/;
+
+/** True when the connection could not be made at all (not a connection that broke mid-answer). */
+function unreachable(error: GatewayError): boolean {
+  return error.kind === 'connection' && UNREACHABLE.test(error.code ?? '');
+}
+
+const OPEN_SETTINGS = 'Open Settings';
+
+/** Opens the Settings editor on `modelGateway.baseUrl`, where a refused connection is fixed. */
+export async function openBaseUrlSetting(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.baseUrl');
+}
 
 /** True when the error is the user's own cancel, which ends quietly. */
 export function isUserAbort(error: unknown): boolean {
@@ -14,8 +34,7 @@ export function describeError(error: unknown): TurnError {
     return {
       message: error.message,
       requestId: error.requestId,
-      action:
-        error.kind === 'auth' ? 'setApiKey' : error.kind === 'context_length' ? 'dropOldestTurns' : undefined,
+      action: unreachable(error) ? 'openSettings' : ERROR_ACTIONS[error.kind],
     };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -37,8 +56,14 @@ export async function showError(
     .filter(Boolean)
     .join(' ');
   log.error(`Shown to the user: ${text}`);
-  const actions = described.action === 'setApiKey' ? [SET_API_KEY, 'Show Log'] : ['Show Log'];
+  const actions =
+    described.action === 'setApiKey'
+      ? [SET_API_KEY, 'Show Log']
+      : described.action === 'openSettings'
+        ? [OPEN_SETTINGS, 'Show Log']
+        : ['Show Log'];
   const choice = await vscode.window.showErrorMessage(text, ...actions);
   if (choice === SET_API_KEY) await vscode.commands.executeCommand('modelGateway.setApiKey');
+  if (choice === OPEN_SETTINGS) await openBaseUrlSetting();
   if (choice === 'Show Log') await vscode.commands.executeCommand('modelGateway.showLog');
 }

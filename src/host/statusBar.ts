@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
-import { isThinkingModel } from '../gateway/models';
+import { readableModelName } from '../gateway/modelNames';
 import type { ExtensionConfig } from './config';
 
-/** Shows the current chat model; clicking it runs Select Model. Says so when connected to the local emulator. */
+/**
+ * Shows the default model (new chats, editor commands); clicking it runs Select Model. Says so when connected
+ * to the local emulator. A chat's own model is its Model menu; the tooltip says which is which.
+ */
 export function registerStatusBar(
   context: vscode.ExtensionContext,
   getConfig: () => ExtensionConfig,
@@ -15,11 +18,18 @@ export function registerStatusBar(
     const emulatorUrl = process.env.MODEL_GATEWAY_EMULATOR_URL;
     const onEmulator = !!emulatorUrl && sameOrigin(config.baseUrl, emulatorUrl);
     const model = config.chat.model;
-    item.text = `$(comment-discussion) ${model}${isThinkingModel(model) ? ' $(lightbulb)' : ''}${onEmulator ? ' (emulator)' : ''}`;
+    const name = readableModelName(model);
+    item.text = `$(comment-discussion) ${name}${onEmulator ? ' (emulator)' : ''}`;
+    // Screen readers get plain words, not the codicon name or the tooltip's Markdown.
+    item.accessibilityInformation = {
+      label: `Model Gateway model: ${name}${onEmulator ? ', emulator' : ''}`,
+      role: 'button',
+    };
     item.tooltip = new vscode.MarkdownString(
-      `**Model Gateway**\n\nModel: \`${model}\`\n\nGateway: \`${config.baseUrl}\`${
-        onEmulator ? ' — the local gateway emulator' : ''
-      }\n\nClick to select another model.`,
+      `**Model Gateway**\n\nDefault model: ${name} (\`${model}\`), for new chats, Generate Code and ` +
+        `Explain Selection. A chat keeps its own model: see its Model menu.\n\nGateway: \`${config.baseUrl}\`${
+          onEmulator ? ' — the local gateway emulator' : ''
+        }\n\nClick to change the default model.`,
     );
   };
   update(getConfig());

@@ -38,6 +38,7 @@ export class AssistantMessageView implements TurnView {
     }
     if (turn.reasoning) {
       this.thinking = new ThinkingView(turn.reasoning, {
+        turnId: turn.id,
         streaming: streaming && !turn.content,
         startedAt: turn.createdAt,
         durationMs: turn.reasoningMs,
@@ -94,7 +95,7 @@ export class AssistantMessageView implements TurnView {
     }
     if (reasoning) {
       if (!this.thinking) {
-        this.thinking = new ThinkingView('', { streaming: true });
+        this.thinking = new ThinkingView('', { turnId: this.turn.id, streaming: true });
         this.answer.before(this.thinking.element);
       }
       this.thinking.append(reasoning);

@@ -41,6 +41,13 @@ export function wrapCodeBlock(
   return block;
 }
 
+/** Leaves only Copy on the code blocks of a user's own message: inserting what they typed makes no sense. */
+export function keepCopyOnly(root: HTMLElement): void {
+  for (const button of Array.from(root.querySelectorAll<HTMLElement>('[data-code-action]'))) {
+    if (button.dataset.codeAction !== 'copy') button.remove();
+  }
+}
+
 /** Gives every bare `<pre>` of a rendered fragment its toolbar. */
 export function enhanceCodeBlocks(root: DocumentFragment | HTMLElement): void {
   for (const pre of Array.from(root.querySelectorAll('pre'))) {

@@ -18,7 +18,10 @@ export class Header {
 
   constructor(handlers: HeaderHandlers) {
     this.select = h('select', { class: 'model-picker', 'aria-label': 'Model', title: 'Model' });
-    this.select.addEventListener('change', () => handlers.selectModel(this.select.value));
+    this.select.addEventListener('change', () => {
+      this.showSelectedId();
+      handlers.selectModel(this.select.value);
+    });
     this.total = h('span', { class: 'token-total', title: 'Tokens used in this conversation' });
     this.historyButton = iconButton('history', 'History', () => handlers.toggleHistory());
     this.historyButton.setAttribute('aria-pressed', 'false');
@@ -34,8 +37,9 @@ export class Header {
 
   /** Fills the picker; built-in and extra models are grouped when both exist. */
   setModels(models: ModelOption[], selected: string): void {
+    // The label is the readable name (it says "thinking" itself); the id stays the value and the tooltip.
     const option = (model: ModelOption): HTMLOptionElement =>
-      h('option', { value: model.id, title: model.id }, model.label + (model.thinking ? ' (thinking)' : ''));
+      h('option', { value: model.id, title: model.id }, model.label);
     const builtIn = models.filter((model) => !model.extra);
     const extra = models.filter((model) => model.extra);
     const children: HTMLElement[] =
@@ -47,10 +51,16 @@ export class Header {
         : models.map(option);
     // A conversation may use a model that is no longer offered; show it rather than silently switching.
     if (selected && !models.some((model) => model.id === selected)) {
-      children.unshift(h('option', { value: selected }, selected));
+      children.unshift(h('option', { value: selected, title: selected }, selected));
     }
     this.select.replaceChildren(...children);
     this.select.value = selected;
+    this.showSelectedId();
+  }
+
+  /** The select's tooltip names the full id of the chosen model; its accessible name stays "Model". */
+  private showSelectedId(): void {
+    this.select.title = this.select.value ? `Model: ${this.select.value}` : 'Model';
   }
 
   /** Shows the conversation's running token total (hidden while zero). */

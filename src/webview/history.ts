@@ -1,5 +1,6 @@
 /** The conversation history list: open, rename, export, delete; fully keyboard operable. */
 import type { ConversationSummary } from '../chat/types';
+import { readableModelName } from '../gateway/modelNames';
 import type { WebviewToHost } from '../protocol';
 import { h, iconButton, uniqueId } from './dom';
 
@@ -80,11 +81,19 @@ export class HistoryView {
       h(
         'div',
         { class: 'history-text' },
-        h('span', { class: 'history-title', id: titleId }, summary.title || 'Untitled'),
+        // Two lines, each cut with an ellipsis by CSS; the tooltips hold the whole text.
         h(
           'span',
-          { class: 'history-meta' },
-          `${summary.model} · ${relativeTime(summary.updatedAt)} · ${turns}`,
+          { class: 'history-title', id: titleId, title: summary.title || 'Untitled' },
+          summary.title || 'Untitled',
+        ),
+        h(
+          'span',
+          {
+            class: 'history-meta',
+            title: `${summary.model} · ${new Date(summary.updatedAt).toLocaleString()} · ${turns}`,
+          },
+          `${readableModelName(summary.model)} · ${relativeTime(summary.updatedAt)} · ${turns}`,
         ),
       ),
       h(

@@ -136,19 +136,15 @@ function setHistoryOpen(open: boolean): void {
   historyOpen = open;
   header.setHistoryOpen(open);
   transcript.element.hidden = open;
-  if (open) transcript.jumpButton.hidden = true;
+  // The jump button belongs to the transcript: CSS keeps it hidden while History covers it.
+  main.classList.toggle('history-open', open);
   history.setOpen(open);
   saveUiState({ historyOpen: open });
 }
 
+const main = h('main', { class: 'main' }, transcript.element, history.element, transcript.jumpButton);
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
-app.replaceChildren(
-  header.element,
-  onboarding.element,
-  h('main', { class: 'main' }, transcript.element, history.element, transcript.jumpButton),
-  composer.element,
-  liveRegion,
-);
+app.replaceChildren(header.element, onboarding.element, main, composer.element, liveRegion);
 
 // Links and code-block buttons are handled once here, so rendered Markdown carries no listeners.
 document.addEventListener('click', (event) => {

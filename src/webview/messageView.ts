@@ -1,7 +1,7 @@
 /** A user turn: its text (and quoted code), Copy, and inline Edit that resends. */
 import type { UserTurn } from '../chat/types';
 import type { WebviewToHost } from '../protocol';
-import { quoteBlock } from './codeBlock';
+import { keepCopyOnly, quoteBlock } from './codeBlock';
 import { formatTokens, kindIcon } from './contextChips';
 import { h, icon, iconButton, textButton } from './dom';
 import { highlightedFragment, renderMarkdownOnce } from './markdown';
@@ -51,6 +51,7 @@ export class UserMessageView implements TurnView {
     );
     this.body = h('div', { class: 'markdown user-text' });
     renderMarkdownOnce(this.body, turn.content);
+    keepCopyOnly(this.body);
     this.element = h(
       'article',
       { role: 'article', 'aria-label': 'You', class: 'turn turn-user' },
@@ -105,6 +106,7 @@ export class UserMessageView implements TurnView {
       if (!text.trim()) return;
       this.content = text;
       renderMarkdownOnce(this.body, text);
+      keepCopyOnly(this.body);
       this.stopEdit();
       this.context.post({ type: 'editAndResend', turnId: this.turn.id, text });
     };

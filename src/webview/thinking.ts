@@ -1,5 +1,7 @@
 /** The reasoning of a thinking model: a disclosure above the answer with a live elapsed timer. */
+import { formatDuration } from '../chat/duration';
 import { h, icon } from './dom';
+import { rememberThinkingOpen, thinkingOpen } from './thinkingState';
 import { renderMarkdownOnce, StreamRenderer } from './streamRenderer';
 
 /** Thinking sections whose timer is running; one shared interval ticks them all. */
@@ -23,6 +25,8 @@ function stopTicking(view: ThinkingView): void {
 
 /** Options for a thinking section: restored turns pass what the host persisted. */
 export interface ThinkingOptions {
+  /** The turn this reasoning belongs to: the reader's open/closed choice is remembered per turn. */
+  turnId: string;
   streaming: boolean;
   /** When the reasoning began (epoch ms), for a restored turn that is still reasoning. */
   startedAt?: number;
@@ -44,20 +48,29 @@ export class ThinkingView {
   constructor(text: string, options: ThinkingOptions) {
     this.label = h('span', { class: 'thinking-label' });
     const summary = h('summary', {}, icon('lightbulb'), this.label);
-    // Keyboard activation of a summary also fires click, so this catches both.
-    summary.addEventListener('click', () => (this.userToggled = true));
+    // Keyboard activation of a summary also fires click, so this catches both. The new state is known only
+    // after the toggle, so it is saved then; re-renders and reloads restore it instead of the default.
+    summary.addEventListener('click', () => {
+      this.userToggled = true;
+      this.element.addEventListener('toggle', () => rememberThinkingOpen(options.turnId, this.element.open), {
+        once: true,
+      });
+    });
     this.body = h('div', { class: 'thinking-body markdown' });
     this.element = h('details', { class: 'thinking' }, summary, this.body);
     this.startedAt = options.startedAt ?? Date.now();
     this.durationMs = options.durationMs;
     this.reasoning = options.streaming;
+    const chosen = thinkingOpen(options.turnId);
+    this.userToggled = chosen !== undefined;
     if (options.streaming) {
       this.renderer = new StreamRenderer(this.body);
       this.renderer.append(text);
-      this.element.open = true;
+      this.element.open = chosen ?? true;
       startTicking(this);
     } else {
       renderMarkdownOnce(this.body, text);
+      this.element.open = chosen ?? false;
     }
     this.updateLabel();
   }
@@ -103,9 +116,9 @@ export class ThinkingView {
 
   private updateLabel(): void {
     if (this.reasoning) {
-      this.label.textContent = `Thinking… ${Math.floor((Date.now() - this.startedAt) / 1000)}s`;
+      this.label.textContent = `Thinking… ${formatDuration(Date.now() - this.startedAt, true)}`;
     } else if (this.durationMs !== undefined) {
-      this.label.textContent = `Thinking (${Math.max(1, Math.round(this.durationMs / 1000))}s)`;
+      this.label.textContent = `Thinking (${formatDuration(this.durationMs)})`;
     } else {
       this.label.textContent = 'Thinking';
     }

@@ -8,6 +8,7 @@ const ACTION_LABELS: Record<ErrorAction, string> = {
   setApiKey: 'Set API Key',
   openSettings: 'Open Settings',
   dropOldestTurns: 'Drop oldest messages',
+  showLog: 'Show Log',
 };
 
 /** The note shown under a turn that did not complete normally (nothing for complete/error). */
@@ -54,11 +55,13 @@ export function errorBox(
 ): HTMLElement {
   const actions = h('div', { class: 'error-actions' });
   if (canRetry) actions.append(textButton('Retry', () => post({ type: 'retry' }), { icon: 'refresh' }));
-  const action = error.action;
-  if (action) {
+  // A gateway that cannot be reached: the base URL may be wrong, and the log says what was tried.
+  const suggested: ErrorAction[] =
+    error.action === 'openSettings' ? ['openSettings', 'showLog'] : error.action ? [error.action] : [];
+  for (const action of suggested) {
     actions.append(
       textButton(ACTION_LABELS[action], () => post({ type: 'errorAction', turnId, action }), {
-        secondary: canRetry,
+        secondary: canRetry || action === 'showLog',
       }),
     );
   }

@@ -8,6 +8,8 @@ export interface UiState {
   scrollFromBottom?: number;
   draft?: string;
   historyOpen?: boolean;
+  /** Thinking sections the reader opened (true) or closed (false), by turn id. */
+  thinkingOpen?: Record<string, boolean>;
 }
 
 interface VsCodeApi {

@@ -4,14 +4,14 @@
  */
 import { Agent, request } from 'undici';
 import { createGatewayClient } from '../../src/gateway';
-import { fixedAnswer } from '../gateway-emulator';
+import { EMULATOR_TEST_KEY, fixedAnswer } from '../gateway-emulator';
 import { spawnEmulator } from './children';
 import { type Row, fmtMs, fmtRatio, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { interleave, median, medianRatio, now } from './stats';
 
 const CASE = '1. Client overhead';
-const KEY = 'sk-bench';
+const KEY = EMULATOR_TEST_KEY;
 const MODEL = 'alpha-sonnet-4-5-20250929';
 /** The 20 KB Markdown answer, cut into chunks whose count the settings ask for. */
 const PROMPT = 'Benchmark [[answer:long]]';

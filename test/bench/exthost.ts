@@ -6,6 +6,7 @@
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ImageSize } from '../../src/gateway/types';
+import { EMULATOR_TEST_KEY } from '../gateway-emulator/keys';
 import { type ImageMeasurement, measureImages } from './imageWork';
 import { startProbe } from './probes';
 
@@ -73,7 +74,9 @@ export async function run(): Promise<void> {
   const job = JSON.parse(process.env.MODEL_GATEWAY_BENCH_JOB ?? '{}') as ExtHostJob;
   const results: ExtHostResults = { node: process.version, byCount: [] };
   try {
-    const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', { key: 'sk-bench' });
+    const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', {
+      key: EMULATOR_TEST_KEY,
+    });
     if (ok !== true) throw new Error('could not set the API key');
     // Unmeasured warm-up, as the baseline does in measureImages: both are measured warm.
     await removeImages(await generate('1024x1024', 1));

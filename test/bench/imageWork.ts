@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { createGatewayClient } from '../../src/gateway';
 import type { ImageSize } from '../../src/gateway/types';
+import { EMULATOR_TEST_KEY } from '../gateway-emulator/keys';
 import { startProbe, type ProbeResult } from './probes';
 
 /** One image request as both contenders make it. */
@@ -26,7 +27,7 @@ export interface ImageMeasurement extends ProbeResult {
   decodedBytes: number;
 }
 
-const KEY = 'sk-bench';
+const KEY = EMULATOR_TEST_KEY;
 /** The smallest size the API takes, for the unmeasured warm-up run. */
 const WARM_UP_SIZE: ImageSize = '1024x1024';
 /** The emulator's `image-noise` fault: PNGs of random pixels, which do not compress. */

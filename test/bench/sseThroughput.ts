@@ -5,6 +5,7 @@
 import { Stream } from 'openai/streaming';
 import { request } from 'undici';
 import { readChatStream } from '../../src/gateway/sse';
+import { EMULATOR_TEST_KEY } from '../gateway-emulator/keys';
 import { spawnEmulator } from './children';
 import { chunkSizeFor } from './clientOverhead';
 import { type Row, fmtBytes, fmtRatio, verdict } from './report';
@@ -24,7 +25,7 @@ interface ChunkShape {
 async function record(url: string): Promise<Uint8Array[]> {
   const response = await request(`${url}/v1/chat/completions`, {
     method: 'POST',
-    headers: { Authorization: 'Bearer sk-bench', 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${EMULATOR_TEST_KEY}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({
       model: MODEL,
       messages: [{ role: 'user', content: 'Benchmark [[answer:long]]' }],

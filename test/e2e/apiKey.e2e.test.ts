@@ -13,6 +13,8 @@ import { e2e } from '../harness/e2eFixture';
 
 const GOOD_KEY = 'sk-e2e-typed-key-7d41b9c2';
 const BAD_KEY = 'wrong-e2e-key-0a9f33';
+/** Looks like a key (so Set API Key does not warn) but the emulator does not know it. */
+const UNKNOWN_KEY = 'sk-e2e-plausible-but-unknown-51c2';
 
 /** Types a key into the Set API Key password box, as a user would. */
 async function setKeyThroughPalette(key: string): Promise<void> {
@@ -40,6 +42,11 @@ function filesContaining(dir: string, needle: string): string[] {
 }
 
 describe('API key and Test Connection, through the UI', () => {
+  before(() => {
+    // The emulator accepts only its documented keys unless told otherwise: this distinctive key is added.
+    e2e().gateway.emulator?.keys.add(GOOD_KEY);
+  });
+
   it('sets a key in the password box, then Test Connection reports "connected"', async () => {
     const { page, gateway } = e2e();
     await setKeyThroughPalette(GOOD_KEY);
@@ -70,9 +77,24 @@ describe('API key and Test Connection, through the UI', () => {
     await hideNotifications(page);
   });
 
+  it('a plausible sk- key the gateway does not know gets the 401 path, not "connected"', async () => {
+    const { page } = e2e();
+    await setKeyThroughPalette(UNKNOWN_KEY);
+    await waitForNotification(page, /API key saved in SecretStorage/);
+    await hideNotifications(page);
+    await runCommand(page, 'Model Gateway: Test Connection');
+    await waitForNotification(page, /rejected the API key/);
+    await screenshot(page, 'e2e-test-connection-unknown-sk-key');
+    await hideNotifications(page);
+    await setKeyThroughPalette(GOOD_KEY);
+    await waitForNotification(page, /API key saved/);
+    await hideNotifications(page);
+  });
+
   it('keeps the key out of every file under the user-data folder', async () => {
     const { server } = e2e();
     assert.deepEqual(filesContaining(server.userDataDir, GOOD_KEY), []);
     assert.deepEqual(filesContaining(server.userDataDir, BAD_KEY), []);
+    assert.deepEqual(filesContaining(server.userDataDir, UNKNOWN_KEY), []);
   });
 });

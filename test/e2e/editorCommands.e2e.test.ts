@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expectedCode } from '../gateway-emulator';
+import { answerHeadline, expectedCode } from '../gateway-emulator';
 import { readImageDimensions } from '../../src/images/pngInfo';
 import {
   acceptInputBox,
@@ -13,7 +13,7 @@ import {
   webviewWith,
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, until } from './chatHelpers';
+import { articles, emulator, lastChatRequest, until } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
 
@@ -40,7 +40,10 @@ describe('Editor commands in the real editor', function () {
     );
     const answer = articles(frame, /^Assistant /).last();
     await until(
-      async () => (await answer.innerText()).includes('Echo: Explain this typescript code'),
+      async () =>
+        (await answer.innerText()).includes(
+          answerHeadline(lastChatRequest().messages.at(-1)?.content ?? 'no request yet'),
+        ),
       20_000,
       'the explanation',
     );
@@ -59,9 +62,9 @@ describe('Editor commands in the real editor', function () {
     await accept.waitFor({ timeout: 20_000 });
     await screenshot(page, 'e2e-generate-code-review');
     const text = await editorText(page);
-    for (const line of expectedCode('typescript')
-      .split('\n')
-      .filter((l) => l.trim())) {
+    const code = expectedCode(lastChatRequest());
+    assert.match(code, /export function multiplyTwoNumbers\(a: number, b: number\): number/);
+    for (const line of code.split('\n').filter((l) => l.trim())) {
       assert.ok(text.includes(line.trim()), `generated line "${line}" is in the editor`);
     }
     assert.ok(!text.includes('```'));

@@ -1,6 +1,7 @@
 // Deterministic answers of the emulator, exported so tests can compute exactly what to expect.
-import { createHash } from 'node:crypto';
 import { attachmentEcho } from './attachmentEcho';
+import { chatAnswer, chooseChatRule } from './chatAnswers';
+import { codeFor, codeSpecOf, type CodeSpec } from './codeAnswers';
 import { fixedAnswer } from './fixedAnswers';
 
 export { fixedAnswer };
@@ -20,6 +21,7 @@ export interface WireUsage {
 }
 
 const ANSWER_MARKER = /\[\[answer:([^\]]*)\]\]/;
+const ECHO_MARKER = /\[\[echo\]\] ?/g;
 const LANGUAGE = /LANGUAGE:\s*([A-Za-z0-9_+#.-]+)/;
 
 /** Splits text into code points, so chunking and truncation never cut a surrogate pair. */
@@ -42,75 +44,26 @@ function systemText(request: AnswerRequest): string {
     .join('\n');
 }
 
-/** A short stable digest of the request, so different conversations get different bodies. */
-function digest(request: AnswerRequest): string {
-  const hash = createHash('sha256');
-  hash.update(request.model);
-  for (const m of request.messages) hash.update(`\u0000${m.role}\u0000${m.content}`);
-  return hash.digest('hex').slice(0, 8);
+/** What every answer rule sees. */
+export interface RuleInput {
+  request: AnswerRequest;
+  /** The last user message as sent. */
+  user: string;
+  /** The system messages, joined. */
+  system: string;
 }
 
-const CODE: Record<string, string> = {
-  typescript: 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}',
-  javascript: 'function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nmodule.exports = { greet };',
-  python: 'def greet(name: str) -> str:\n    return f"Hello, {name}!"',
-  go: 'func Greet(name string) string {\n\treturn "Hello, " + name + "!"\n}',
-  rust: 'pub fn greet(name: &str) -> String {\n    format!("Hello, {}!", name)\n}',
-  java: 'public static String greet(String name) {\n    return "Hello, " + name + "!";\n}',
-  csharp: 'public static string Greet(string name)\n{\n    return $"Hello, {name}!";\n}',
-  html: '<section class="greeting">\n  <h1>Hello, world!</h1>\n</section>',
-  css: '.greeting {\n  color: #336699;\n  font-weight: bold;\n}',
-  json: '{\n  "greeting": "Hello, world!"\n}',
-  shellscript: '#!/bin/sh\ngreet() {\n  echo "Hello, $1!"\n}',
-};
-const CODE_ALIASES: Record<string, string> = {
-  ts: 'typescript',
-  js: 'javascript',
-  py: 'python',
-  cs: 'csharp',
-};
-
-/** The code inside the fenced block of a CODE ONLY answer for this language id. */
-export function expectedCode(language: string): string {
-  const id = language.toLowerCase();
-  const known = CODE[CODE_ALIASES[id] ?? id];
-  if (known !== undefined) return known;
-  return `// ${language}: replacement code\n// line two of the ${language} snippet`;
+/** One answer rule: `answer` returns the answer text, or undefined when the rule does not apply. */
+export interface AnswerRule {
+  name: string;
+  answer(input: RuleInput): string | undefined;
 }
 
-/** The answer text (content only, no reasoning) for a request in non-fault mode. */
-export function expectedAnswer(request: AnswerRequest): string {
-  const user = lastUserText(request);
-  const named = ANSWER_MARKER.exec(user);
-  if (named) return fixedAnswer(named[1]);
+/** The line before the question in a message with attachments (src/chat/context/format.ts). */
+const QUESTION_LINE = 'Question:\n';
 
-  const system = systemText(request);
-  const language = LANGUAGE.exec(system);
-  if (system.includes('CODE ONLY') && language) {
-    const id = language[1];
-    return `Here is the code you asked for ✅\n\`\`\`${id}\n${expectedCode(id)}\n\`\`\`\nHope this helps — 完成.`;
-  }
-
-  const d = digest(request);
-  const attached = attachmentEcho(user);
-  if (attached)
-    return `${attached}\n\nHere is a short answer ✨ from \`${request.model}\` — digest \`${d}\`.`;
-  const echo = closeOpenFence(codePoints(user).slice(0, 200).join(''));
-  return [
-    `Echo: ${echo}`,
-    '',
-    `Here is a short answer ✨ from \`${request.model}\` — 这是回答.`,
-    '',
-    `- messages: ${request.messages.length}`,
-    `- digest: \`${d}\``,
-    '- emoji: 🎉👍',
-    '',
-    '```js',
-    `const digest = '${d}';`,
-    'console.log(`digest ${digest}`);',
-    '```',
-  ].join('\n');
-}
+/** How many code points of the message the echo marker repeats. */
+export const ECHO_LIMIT = 200;
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
@@ -132,6 +85,96 @@ export function closeOpenFence(text: string): string {
   return open === undefined ? text : `${text}\n${open}`;
 }
 
+/** The fence for a block: longer than any backtick run inside it. */
+function fenceFor(code: string): string {
+  const longest = Math.max(2, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/** The code-generation request of a system prompt with `CODE ONLY` and `LANGUAGE: <id>`, if it is one. */
+function codeSpec(input: RuleInput): CodeSpec | undefined {
+  const language = LANGUAGE.exec(input.system);
+  if (!input.system.includes('CODE ONLY') || !language) return undefined;
+  return codeSpecOf(language[1], input.user);
+}
+
+/**
+ * Rules in order; the first that answers wins. A new behaviour (say, echoing attached context) is one more
+ * entry, placed before the rules it should take precedence over.
+ */
+export const ANSWER_RULES: AnswerRule[] = [
+  {
+    name: 'named answer',
+    answer: ({ user }) => {
+      const named = ANSWER_MARKER.exec(user);
+      return named ? fixedAnswer(named[1]) : undefined;
+    },
+  },
+  {
+    // Test-only: hostile-output tests need their Markdown to come back as model output.
+    name: 'echo marker',
+    answer: ({ user }) => {
+      if (!user.includes('[[echo]]')) return undefined;
+      const text = codePoints(user.replace(ECHO_MARKER, '')).slice(0, ECHO_LIMIT).join('');
+      return `Echo: ${closeOpenFence(text)}`;
+    },
+  },
+  {
+    name: 'code generation',
+    answer: (input) => {
+      const spec = codeSpec(input);
+      if (!spec) return undefined;
+      const code = codeFor(spec);
+      const fence = fenceFor(code);
+      // Models wrap code in prose despite "CODE ONLY"; clients must strip it, so the emulator does it too.
+      return `Here is the code you asked for ✅\n${fence}${spec.language}\n${code}\n${fence}\nHope this helps — 完成.`;
+    },
+  },
+  {
+    // Attachments travel as <attachment> blocks before "Question:"; naming each proves it arrived.
+    name: 'attachments',
+    answer: ({ user }) => {
+      const received = attachmentEcho(user);
+      if (!received) return undefined;
+      const question = user.slice(user.lastIndexOf(QUESTION_LINE) + QUESTION_LINE.length);
+      return `${received}\n\n${chatAnswer(question)}`;
+    },
+  },
+  { name: 'chat', answer: ({ user }) => chatAnswer(user) },
+];
+
+/** The answer text (content only, no reasoning) for a request in non-fault mode. */
+export function expectedAnswer(request: AnswerRequest): string {
+  const input: RuleInput = { request, user: lastUserText(request), system: systemText(request) };
+  for (const rule of ANSWER_RULES) {
+    const answer = rule.answer(input);
+    if (answer !== undefined) return answer;
+  }
+  throw new Error('unreachable: the chat rule always answers');
+}
+
+/** The code inside the fenced block of the answer to a code-generation request (see CONTRACT.md). */
+export function expectedCode(request: AnswerRequest): string {
+  const spec = codeSpec({ request, user: lastUserText(request), system: systemText(request) });
+  if (!spec)
+    throw new Error('expectedCode: not a code request (no CODE ONLY / LANGUAGE in the system prompt)');
+  return codeFor(spec);
+}
+
+/** The answer to a one-message chat whose user text is `text` (chat answers depend on that text only). */
+export function expectedChatAnswer(text: string): string {
+  return chatAnswer(text);
+}
+
+/**
+ * The first line of the answer to `text` as the chat view shows it (inline Markdown removed), for UI tests
+ * that wait for a particular answer.
+ */
+export function answerHeadline(text: string): string {
+  const first = chatAnswer(text).split('\n')[0];
+  return first.replace(/\*\*|`/g, '');
+}
+
 /** True for the reasoning-output variants (`-thinking` suffix). */
 export function isThinkingModel(model: string): boolean {
   return model.endsWith('-thinking');
@@ -140,11 +183,11 @@ export function isThinkingModel(model: string): boolean {
 /** The reasoning streamed before the answer; non-empty only for `-thinking` models. */
 export function expectedReasoning(request: AnswerRequest): string {
   if (!isThinkingModel(request.model)) return '';
-  const user = lastUserText(request);
+  const { rule, topic } = chooseChatRule(lastUserText(request));
   return [
-    `The user sent ${request.messages.length} message(s); the last one has ${user.length} characters.`,
-    'I should answer in Markdown, echo the request and add a short code sample 🤔.',
-    `Checking the digest ${digest(request)} keeps the answer deterministic.`,
+    `The user asks about ${topic}, in a conversation of ${request.messages.length} message(s).`,
+    `This reads as a ${rule.name} request, so a short, structured answer fits best 🤔.`,
+    'I will keep it concrete and end with something they can try.',
   ].join('\n');
 }
 

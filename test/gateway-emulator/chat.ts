@@ -47,6 +47,14 @@ export function parseChatBody(body: unknown): (AnswerRequest & { stream: boolean
   return { model, messages: parsed, stream: stream === true };
 }
 
+/** The last chat request among recorded ones, as the answer rules see it (tests compute answers from it). */
+export function chatRequestIn(requests: ReadonlyArray<{ path: string; body: unknown }>): AnswerRequest {
+  const record = requests.filter((r) => r.path.split('?')[0] === '/v1/chat/completions').at(-1);
+  const parsed = parseChatBody(record?.body);
+  if (typeof parsed === 'string') throw new Error(`no valid chat request recorded: ${parsed}`);
+  return { model: parsed.model, messages: parsed.messages };
+}
+
 /** The non-streamed completion object for a request under its faults. */
 export function completionBody(
   request: AnswerRequest,

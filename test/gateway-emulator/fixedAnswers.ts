@@ -80,9 +80,17 @@ function longAnswer(): string {
   return parts.join('\n');
 }
 
+/**
+ * The code of the `greet-js` answer: the same function and export a review test starts from, changed in two
+ * separate lines (the return and the export), so a review of it has exactly two hunks.
+ */
+export const GREET_JS =
+  'function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nmodule.exports = { greet };';
+
 const FIXED: Record<string, () => string> = {
   long: longAnswer,
   markdown: () => MARKDOWN_SAMPLE,
+  'greet-js': () => `Here is the code ✅\n\`\`\`javascript\n${GREET_JS}\n\`\`\`\nDone.`,
 };
 
 const cache = new Map<string, string>();

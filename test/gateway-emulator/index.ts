@@ -5,12 +5,23 @@ import { handleChat } from './chat';
 import { openAiError, sendEmulatorError } from './errorBodies';
 import { Exchange, TimerRegistry, type RecordedRequest } from './exchange';
 import { handleImages, serveFile } from './images';
+import { DEFAULT_KEYS } from './keys';
 import type { EmulatorContext, ResolvedOptions } from './preflight';
 
 export type { RecordedRequest } from './exchange';
-export { expectedAnswer, expectedCode, expectedReasoning, expectedUsage, fixedAnswer } from './answers';
+export {
+  answerHeadline,
+  expectedAnswer,
+  expectedChatAnswer,
+  expectedCode,
+  expectedReasoning,
+  expectedUsage,
+  fixedAnswer,
+} from './answers';
 export { expectedStreamText } from './streamPlan';
+export { chatRequestIn } from './chat';
 export { collectFaults } from './faults';
+export { DEFAULT_KEYS, EMULATOR_KEY, EMULATOR_TEST_KEY } from './keys';
 
 /** Options of startEmulator; every field is optional. */
 export interface EmulatorOptions {
@@ -20,7 +31,9 @@ export interface EmulatorOptions {
   chunkDelayMs?: number;
   /** Characters (code points) of answer text per chunk, default 8. */
   chunkSize?: number;
-  /** Default: the key starts with `sk-`. */
+  /** Keys accepted (exact match), default `DEFAULT_KEYS` (`sk-emulator-local`, `sk-emulator-test`). */
+  keys?: readonly string[];
+  /** Overrides `keys` entirely when given (for tests that need a rule rather than a list). */
   acceptKey?: (key: string) => boolean;
   /** Lifetime of url-form image links, default 60_000. */
   imageUrlTtlMs?: number;
@@ -35,6 +48,8 @@ export interface Emulator {
   port: number;
   /** Every request received, in order, including image downloads. */
   requests: RecordedRequest[];
+  /** The accepted keys; tests add their own distinctive key here (ignored when `acceptKey` was given). */
+  keys: Set<string>;
   /** Resolves once `pred(requests)` holds; rejects after `timeoutMs` (default 5000) or on close(). */
   waitFor(pred: (r: RecordedRequest[]) => boolean, timeoutMs?: number): Promise<void>;
   /** Clears the recorded requests and the flaky counters. */
@@ -95,11 +110,12 @@ function sendUnauthorized(ex: Exchange, key: string | undefined): void {
 
 /** Starts the emulator on 127.0.0.1 and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const keys = new Set(options.keys ?? DEFAULT_KEYS);
   const resolved: ResolvedOptions = {
     port: options.port ?? 0,
     chunkDelayMs: options.chunkDelayMs ?? 0,
     chunkSize: options.chunkSize ?? 8,
-    acceptKey: options.acceptKey ?? ((key) => key.startsWith('sk-')),
+    acceptKey: options.acceptKey ?? ((key) => keys.has(key)),
     imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
     stallMs: options.stallMs ?? 60_000,
   };
@@ -195,6 +211,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     url: `http://127.0.0.1:${ctx.port}`,
     port: ctx.port,
     requests,
+    keys,
     waitFor(pred, timeoutMs = 5000) {
       if (holds(pred)) return Promise.resolve();
       if (closing) return Promise.reject(new Error('emulator: closed'));

@@ -1,5 +1,5 @@
 // Entry of `npm run emulator`: starts the emulator on EMULATOR_PORT (default 8787) until SIGINT/SIGTERM.
-import { startEmulator } from './index';
+import { DEFAULT_KEYS, startEmulator } from './index';
 
 /** Starts the emulator and stops it cleanly on a signal. */
 async function main(): Promise<void> {
@@ -8,6 +8,7 @@ async function main(): Promise<void> {
     throw new Error(`Invalid EMULATOR_PORT: ${process.env.EMULATOR_PORT}`);
   const emulator = await startEmulator({ port });
   console.log(`Model Gateway emulator listening on ${emulator.url}`);
+  console.log(`It accepts the API keys ${DEFAULT_KEYS.join(' and ')}; any other key gets 401.`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -2,11 +2,11 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type Emulator } from '../gateway-emulator';
+import { EMULATOR_KEY, startEmulator, type Emulator } from '../gateway-emulator';
 import { repoRoot } from './paths';
 
-/** Default key for the local emulator, which accepts any key starting with `sk-`. */
-export const emulatorKey = 'sk-emulator-local';
+/** The key the extension gets for the local emulator (one of the two it accepts by default). */
+export const emulatorKey = EMULATOR_KEY;
 
 /** A throw-away workspace folder. */
 export interface Workspace {

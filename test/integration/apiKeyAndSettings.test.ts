@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../gateway-emulator';
-import { setKey, setSetting, TEST_KEY, useEmulator } from './helpers';
+import { keyedEmulator, setKey, setSetting, TEST_KEY, useEmulator } from './helpers';
 
 type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
 
@@ -50,7 +50,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
 
   it('reports a gateway that is down as a connection error', async () => {
     await setKey();
-    const down = await startEmulator({ port: 0 });
+    const down = await keyedEmulator();
     const url = down.url;
     await down.close();
     await setSetting('baseUrl', url);
@@ -68,6 +68,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
     await vscode.commands.executeCommand('modelGateway.clearApiKey');
     const previous = process.env.MODEL_GATEWAY_API_KEY;
     process.env.MODEL_GATEWAY_API_KEY = 'sk-from-environment';
+    emulator.keys.add('sk-from-environment');
     try {
       const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(result.ok, true);
@@ -97,7 +98,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
 
   it('applies a changed base URL live, and falls back safely from an invalid one', async () => {
     await setKey();
-    const second = await startEmulator({ port: 0 });
+    const second = await keyedEmulator();
     try {
       await setSetting('baseUrl', `${second.url}/v1/`);
       const ok = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');

@@ -1,15 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { expectedCode, type Emulator } from '../gateway-emulator';
+import type { Emulator } from '../gateway-emulator';
+import { GREET_JS } from '../gateway-emulator/fixedAnswers';
 import { closeAllEditors, eventually, openFile, setKey, useEmulator } from './helpers';
 
 type Snapshot = { added: number[]; removed: Array<{ line: number; text: string }>; hunks: number };
 
-// The emulator answers every JavaScript Generate Code with the same `greet`; this body differs from it in two
-// separate lines, so a review of it has two hunks: the return line and the export line.
+// The instruction asks the emulator for its fixed `greet-js` answer; this body differs from it in two separate
+// lines, so a review of it has two hunks: the return line and the export line.
 const BODY = "function greet(name) {\n  return 'Hi ' + name;\n}\n\nmodule.exports = {};\n";
-const PROPOSED = `${expectedCode('javascript')}\n`;
+const PROPOSED = `${GREET_JS}\n`;
+const INSTRUCTION = 'say hello [[answer:greet-js]]';
 const HEADER = '// header\n';
 const FOOTER = '// footer\n';
 
@@ -26,7 +28,7 @@ async function generateOverBody(name: string, eol = '\n'): Promise<vscode.TextEd
   const editor = await openFile(name, text, 'javascript');
   editor.selection = new vscode.Selection(1, 0, 6, 0);
   const result = await vscode.commands.executeCommand<{ status: string }>('modelGateway.generateCode', {
-    instruction: 'say hello',
+    instruction: INSTRUCTION,
   });
   assert.equal(result.status, 'review');
   return editor;
@@ -88,7 +90,7 @@ describe('Edit review: hunks in place (real editor)', () => {
     const original = HEADER + BODY.trimEnd();
     const editor = await openFile('review-reject.js', original, 'javascript');
     editor.selection = new vscode.Selection(1, 0, 5, 20);
-    await vscode.commands.executeCommand('modelGateway.generateCode', { instruction: 'say hello' });
+    await vscode.commands.executeCommand('modelGateway.generateCode', { instruction: INSTRUCTION });
     assert.notEqual(editor.document.getText(), original);
     assert.equal(await vscode.commands.executeCommand('modelGateway.rejectEdit'), true);
     assert.equal(editor.document.getText(), original);

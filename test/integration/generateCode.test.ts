@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { expectedCode, startEmulator, type Emulator } from '../gateway-emulator';
-import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
+import { chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
+import {
+  closeAllEditors,
+  eventually,
+  keyedEmulator,
+  openFile,
+  setKey,
+  setSetting,
+  useEmulator,
+} from './helpers';
 
 type GenerateCodeResult = { status: string; code?: string };
 
@@ -30,7 +38,12 @@ describe('Generate Code and inline edits (real editor)', () => {
       instruction: 'a multiply function',
     });
     assert.equal(result.status, 'review');
-    const code = expectedCode('javascript');
+    const code = expectedCode(chatRequestIn(emulator.requests));
+    assert.match(
+      code,
+      /^\/\*\* Multiply\. \*\/\nfunction multiply\(a, b\)/,
+      'a new function named from the instruction',
+    );
     assert.equal(result.code, code);
     const text = editor.document.getText();
     const cursor = ORIGINAL.indexOf('\n\n') + 1;
@@ -50,7 +63,9 @@ describe('Generate Code and inline edits (real editor)', () => {
     assert.notEqual(editor.document.getText(), ORIGINAL);
     assert.equal(await vscode.commands.executeCommand('modelGateway.acceptEdit'), true);
     const accepted = editor.document.getText();
-    assert.ok(accepted.includes(expectedCode('javascript')));
+    const code = expectedCode(chatRequestIn(emulator.requests));
+    assert.ok(code.startsWith('// Updated: rewrite it\n'), 'the selection with a visible change');
+    assert.ok(accepted.includes(code));
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), ORIGINAL);
@@ -70,7 +85,7 @@ describe('Generate Code and inline edits (real editor)', () => {
 
   it('typing elsewhere during the stream corrupts nothing', async () => {
     await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const editor = await openFile('gen-typing.js', ORIGINAL, 'javascript');
@@ -96,7 +111,7 @@ describe('Generate Code and inline edits (real editor)', () => {
       const result = await running;
       assert.equal(result.status, 'review');
       const text = editor.document.getText();
-      const code = expectedCode('javascript');
+      const code = expectedCode(chatRequestIn(slow.requests));
       assert.equal(text, typed + ORIGINAL.replace('// end\n', `${code}\n// end\n`));
     } finally {
       await setSetting('baseUrl', emulator.url);
@@ -127,7 +142,7 @@ describe('Generate Code and inline edits (real editor)', () => {
   });
 
   it('cancel closes the connection and leaves the document as it was', async () => {
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 50, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const editor = await openFile('gen-cancel.js', ORIGINAL, 'javascript');

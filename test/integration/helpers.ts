@@ -1,12 +1,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../gateway-emulator';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../gateway-emulator';
 
 export const TEST_KEY = 'sk-integration-test-key-5f1c0a';
 
+/** Starts an emulator in the extension host that accepts TEST_KEY (and nothing but its default keys). */
+export function keyedEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ port: 0, keys: [TEST_KEY], ...options });
+}
+
 /** Starts an emulator inside the extension host and points the extension at it. */
 export async function useEmulator(): Promise<Emulator> {
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await keyedEmulator();
   await setSetting('baseUrl', emulator.url);
   await setSetting('network.retries', 0);
   return emulator;

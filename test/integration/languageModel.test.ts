@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { expectedAnswer, startEmulator, type Emulator } from '../gateway-emulator';
-import { setKey, useEmulator } from './helpers';
+import { expectedAnswer, type Emulator } from '../gateway-emulator';
+import { keyedEmulator, setKey, useEmulator } from './helpers';
 
 describe('Language model provider (vscode.lm, real extension host)', () => {
   let emulator: Emulator;
@@ -55,7 +55,7 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
   });
 
   it('cancellation closes the gateway connection', async () => {
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 50, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
     await vscode.workspace
       .getConfiguration('modelGateway')
       .update('baseUrl', slow.url, vscode.ConfigurationTarget.Global);

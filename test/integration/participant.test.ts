@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../../src/images/pngInfo';
-import { expectedAnswer, expectedCode, startEmulator, type Emulator } from '../gateway-emulator';
-import { TEST_KEY, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
+import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
 
 const PARTICIPANT = 'modelGateway.gateway';
 
@@ -175,7 +175,8 @@ describe('@gateway participant handler (real extension host, real vscode objects
     editor.selection = new vscode.Selection(2, 0, 2, 0);
     const { result, stream } = await ask('a greeting function', { command: 'code' });
     assert.equal(result.errorDetails, undefined);
-    const code = expectedCode('python');
+    const code = expectedCode(chatRequestIn(emulator.requests));
+    assert.match(code, /^def greeting\(text: str\) -> str:/);
     assert.ok(stream.all('markdown').join('').includes(`\`\`\`\`python\n${code}\n\`\`\`\``));
     const [button] = stream.all<vscode.Command>('button');
     assert.equal(button.title, 'Insert');
@@ -244,7 +245,7 @@ describe('@gateway participant handler (real extension host, real vscode objects
   });
 
   it('cancellation closes the gateway connection and keeps the text that arrived', async () => {
-    const slow = await startEmulator({ port: 0, chunkDelayMs: 40, chunkSize: 2 });
+    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
     await setSetting('baseUrl', slow.url);
     try {
       const source = new vscode.CancellationTokenSource();

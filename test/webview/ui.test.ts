@@ -47,7 +47,7 @@ describe('chat webview UI (Chromium, real bundle)', function () {
       /^Thinking \(12s\)$/,
     );
     const options = await page.locator('select option').allTextContents();
-    assert.deepEqual(options, ['Alpha Sonnet 4.5', 'Alpha Opus 4.1 (thinking)', 'local-llama']);
+    assert.deepEqual(options, ['Alpha Sonnet 4.5', 'Alpha Opus 4.1', 'local-llama']);
     assert.deepEqual(
       await page
         .locator('select optgroup')

@@ -3,6 +3,7 @@ import { createConversation, markInterrupted, summarize } from '../../chat/conve
 import type { ConversationStore } from '../../chat/store';
 import type { Conversation, ConversationSummary } from '../../chat/types';
 import { listChatModels } from '../../gateway/models';
+import { readableModelName } from '../../gateway/modelNames';
 import type { HostToWebview, ModelOption, OnboardingState } from '../../protocol';
 import type { ApiKeyStore } from '../apiKey';
 import type { ConfigState } from '../configState';
@@ -89,7 +90,7 @@ export class ChatHub implements vscode.Disposable {
   modelOptions(): ModelOption[] {
     return listChatModels(this.config.current.chat.extraModels).map((m) => ({
       id: m.id,
-      label: m.id,
+      label: readableModelName(m.id),
       thinking: m.thinking,
       extra: m.extra === true,
     }));

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../chat/exportMarkdown';
 import { slugify } from '../../images/naming';
 import { parseWebviewMessage, type CodeBlockAction, type WebviewToHost } from '../../protocol';
+import { openBaseUrlSetting } from '../errors';
+import { confirmInStatusBar } from '../statusConfirm';
 import { lastActiveTextEditor } from '../editorTracker';
 import type { ChatHub } from './chatHub';
 import type { ChatSession } from './chatSession';
@@ -69,8 +71,8 @@ export async function handleWebviewAction(
       return;
     case 'errorAction':
       if (message.action === 'setApiKey') await vscode.commands.executeCommand('modelGateway.setApiKey');
-      else if (message.action === 'openSettings')
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
+      else if (message.action === 'openSettings') await openBaseUrlSetting();
+      else if (message.action === 'showLog') await vscode.commands.executeCommand('modelGateway.showLog');
       else await session.rerunLast({ dropOldest: true });
       return;
   }
@@ -148,6 +150,11 @@ async function exportConversation(hub: ChatHub, session: ChatSession, id: string
   });
   if (!target) return;
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(conversationToMarkdown(conversation)));
+  confirmInStatusBar(`Exported ${vscode.workspace.asRelativePath(target)}`, {
+    title: 'Open',
+    command: 'vscode.open',
+    arguments: [target],
+  });
   const open = await vscode.window.showInformationMessage(
     `Conversation exported to ${target.fsPath}.`,
     'Open',

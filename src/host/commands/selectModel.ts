@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { listChatModels } from '../../gateway/models';
+import { readableModelName } from '../../gateway/modelNames';
 import type { ExtensionConfig } from '../config';
 
 /** Registers Select Model: a QuickPick of the catalogue plus extra models; the choice becomes `chat.model`. */
@@ -37,14 +38,14 @@ async function pickModel(config: ExtensionConfig): Promise<string | undefined> {
     }
     items.push({
       id: model.id,
-      label: `${model.id === config.chat.model ? '$(check) ' : ''}${model.id}`,
-      description: model.thinking ? '$(lightbulb) thinking' : undefined,
+      label: `${model.id === config.chat.model ? '$(check) ' : ''}${readableModelName(model.id)}`,
+      description: model.id,
       detail: model.note,
     });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Model Gateway: Select Model',
-    placeHolder: `Current: ${config.chat.model}`,
+    title: 'Model Gateway: Select Model (the default for new chats and editor commands)',
+    placeHolder: `Default now: ${readableModelName(config.chat.model)}. An open chat keeps its own model (its Model menu).`,
     matchOnDescription: true,
     matchOnDetail: true,
   });

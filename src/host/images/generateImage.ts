@@ -6,6 +6,7 @@ import type { GatewayService } from '../gatewayService';
 import { askImageChoices, type GenerateImageOptions, type ImageChoices } from './imageOptions';
 import { resolveImageTarget } from './imageTarget';
 import { saveImages } from './saveImages';
+import { confirmInStatusBar } from '../statusConfirm';
 
 /** What the command did, returned to callers such as tests and the chat participant. */
 export interface GenerateImageResult {
@@ -117,6 +118,11 @@ async function announce(
     viewColumn: vscode.ViewColumn.Beside,
   });
   const names = files.map((f) => vscode.workspace.asRelativePath(f)).join(', ');
+  confirmInStatusBar(`Saved ${names}`, {
+    title: 'Reveal',
+    command: 'revealInExplorer',
+    arguments: [files[0]],
+  });
   const revised = revisedPrompts[0] ? ` Revised prompt: "${revisedPrompts[0]}"` : '';
   const markdown = editor && editor.document.languageId === 'markdown' ? ['Insert Markdown link'] : [];
   const choice = await vscode.window.showInformationMessage(`Saved ${names}.${revised}`, ...markdown);

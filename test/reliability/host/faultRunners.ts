@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { AssistantTurn, Conversation } from '../../../src/chat/types';
-import { expectedAnswer, expectedCode, type Emulator, type RecordedRequest } from '../../gateway-emulator';
+import {
+  chatRequestIn,
+  expectedAnswer,
+  expectedCode,
+  type Emulator,
+  type RecordedRequest,
+} from '../../gateway-emulator';
 import { closeAllEditors, openFile, workspaceRoot } from '../../integration/helpers';
 import type { FaultCase } from './faultCases';
 import { conversationsDir, waitFor, type LogTail } from './faultProbes';
@@ -69,7 +75,7 @@ export async function runGenerateCode(c: FaultCase, ctx: FaultContext): Promise<
       instruction: `rewrite it ${marker(c)}`,
     });
     if (c.outcome === 'recovered') {
-      await expectReview(editor, result);
+      await expectReview(editor, result, ctx.emulator);
     } else {
       assert.equal(result.status, 'failed');
       assert.equal(editor.document.getText(), ORIGINAL, 'the original text is restored byte for byte');
@@ -79,17 +85,26 @@ export async function runGenerateCode(c: FaultCase, ctx: FaultContext): Promise<
     const again = await vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
       instruction: 'rewrite it',
     });
-    await expectReview(editor, again);
+    await expectReview(editor, again, ctx.emulator);
   } finally {
     await vscode.commands.executeCommand('modelGateway.rejectEdit');
     await closeAllEditors();
   }
 }
 
-async function expectReview(editor: vscode.TextEditor, result: GenerateCodeResult): Promise<void> {
+async function expectReview(
+  editor: vscode.TextEditor,
+  result: GenerateCodeResult,
+  emulator: Emulator,
+): Promise<void> {
   assert.equal(result.status, 'review');
-  const code = expectedCode('javascript');
-  assert.equal(result.code?.replace(/\n$/, ''), code, 'exactly the generated code, without prose or fences');
+  // The rewrite keeps the selection's CRLF line ends; compare with LF, as the document text below is.
+  const code = expectedCode(chatRequestIn(emulator.requests)).replace(/\r\n/g, '\n');
+  assert.equal(
+    result.code?.replace(/\r\n/g, '\n').replace(/\n$/, ''),
+    code,
+    'exactly the generated code, without prose or fences',
+  );
   assert.ok(editor.document.getText().replace(/\r\n/g, '\n').includes(code));
   assert.equal(await vscode.commands.executeCommand('modelGateway.rejectEdit'), true);
   assert.equal(editor.document.getText(), ORIGINAL, 'Reject restores the original');

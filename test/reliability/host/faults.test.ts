@@ -3,8 +3,8 @@
 // restored, that the command works again, and that nothing leaked or was reported as an unhandled error.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator, type RecordedRequest } from '../../gateway-emulator';
-import { setKey, setSetting } from '../../integration/helpers';
+import { type Emulator, type RecordedRequest } from '../../gateway-emulator';
+import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
 import { HOST_FAULT_CASES, MATRIX_SETTINGS, caseTitle, type FaultCase } from './faultCases';
 import {
   RejectionWatch,
@@ -54,7 +54,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   before(async function () {
     this.timeout(120_000);
     // The emulator runs in this process; its stalls last longer than any time-out of the matrix.
-    emulator = await startEmulator({ port: 0, stallMs: 30_000 });
+    emulator = await keyedEmulator({ stallMs: 30_000 });
     const config = vscode.workspace.getConfiguration('modelGateway');
     for (const key of CHANGED_SETTINGS) previous.set(key, config.inspect(key)?.globalValue);
     // Another suite may have left an edit under review; the matrix starts from a clean editor.

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../gateway-emulator';
+import { expectedChatAnswer, startEmulator, type Emulator } from '../../gateway-emulator';
 import { closeAllEditors, eventually, openFile, setSetting, workspaceRoot } from '../../integration/helpers';
 import { type FrontGateway, type Listening, startFrontGateway, startOtherOrigin } from './secretsServers';
 
@@ -100,7 +100,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
     emulator.requests.filter((r) => r.path === '/v1/chat/completions').length;
 
   before(async () => {
-    emulator = await startEmulator({ port: 0 });
+    emulator = await startEmulator({ port: 0, keys: [KEY] });
     other = await startOtherOrigin();
     front = await startFrontGateway(emulator.url, other);
     await setSetting('baseUrl', front.origin);
@@ -172,7 +172,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
       for await (const piece of response.text) text += piece;
       return text;
     });
-    assert.match(String(answer), /Echo: Say hello/);
+    assert.equal(String(answer), expectedChatAnswer('Say hello'));
 
     // Now the gateway answers with errors that echo the Authorization header back.
     front.inject.push('echo-401');

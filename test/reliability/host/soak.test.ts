@@ -8,8 +8,7 @@ import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
-import { startEmulator } from '../../gateway-emulator';
-import { setKey, setSetting } from '../../integration/helpers';
+import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
 import { resourceCounts, resourceGrowth, type ResourceCounts } from './faultProbes';
 import {
   SOAK_SYSTEM_PROMPT,
@@ -149,7 +148,7 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
     assert.ok(baselineResources, 'the sequential soak ran first');
     // The harness's emulator sends a whole answer at once; a second one, paced at 4 ms a chunk, makes
     // the 50 answers really stream side by side. It runs in this process and is closed before measuring.
-    const paced = await startEmulator({ port: 0, chunkDelayMs: 4 });
+    const paced = await keyedEmulator({ chunkDelayMs: 4 });
     const started = Date.now();
     try {
       await setSetting('baseUrl', paced.url);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { AssistantTurn } from '../../../src/chat/types';
 import { articles, emulator, openChat, send, until, visibleWords } from '../../e2e/chatHelpers';
-import { fixedAnswer, startEmulator, type Emulator } from '../../gateway-emulator';
+import { answerHeadline, fixedAnswer, startEmulator, type Emulator } from '../../gateway-emulator';
 import { hideNotifications, waitForNotification } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
 import {
@@ -47,14 +47,14 @@ async function newChat(frame: FrameLocator): Promise<void> {
   await until(async () => (await frame.getByRole('article').count()) === 0, 10_000, 'an empty chat');
 }
 
-/** Sends `text` in a new chat and waits for the whole (echo) answer, shown and saved as complete. */
+/** Sends `text` in a new chat and waits for the whole answer, shown and saved as complete. */
 async function chatInFull(frame: FrameLocator, text: string): Promise<void> {
   await newChat(frame);
   await send(frame, text);
   const answer = articles(frame, /^Assistant /).last();
   // The usage line comes with the end of the stream: a new chat started before it would stop this answer.
   await until(async () => /total \d+ tokens/.test(await answer.innerText()), 20_000, 'the whole answer');
-  assert.ok((await answer.innerText()).includes(`Echo: ${text}`), 'the answer echoes the question');
+  assert.ok((await answer.innerText()).includes(answerHeadline(text)), 'the answer to this question');
   await until(
     () => {
       const turn = conversationStartingWith(e2e().server.userDataDir, text)?.turns[1];
@@ -227,7 +227,7 @@ describe('Conversation durability in the real editor', function () {
     // The history lists the surviving conversations, and each opens.
     for (const [prompt, expected] of [
       [LONG_PROMPT, /Interrupted/],
-      [KEPT_PROMPT, new RegExp(`Echo: ${KEPT_PROMPT}`)],
+      [KEPT_PROMPT, new RegExp(answerHeadline(KEPT_PROMPT).slice(0, 30))],
     ] as const) {
       await frame.getByRole('button', { name: 'History', exact: true }).click();
       const row = frame.locator('.history-list li').filter({ hasText: prompt.slice(0, 40) });

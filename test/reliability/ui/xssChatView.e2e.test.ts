@@ -12,8 +12,9 @@ import { runSeed, seededRandom, startCanary } from '../webview/xssPage';
 import { chatDocument, ensureFixtureGateway, installTripwire, tripwire } from './xssFrame';
 
 const PER_CATEGORY = 6;
-/** The emulator echoes the first 200 characters of the message. */
+/** With the [[echo]] marker, the emulator echoes the first 200 characters of the rest of the message. */
 const ECHOED = 200;
+const MARKER = '[[echo]]';
 const HEAD = 'v\n\n';
 
 /** A seeded sample with every category, packed into messages the emulator echoes whole. */
@@ -86,7 +87,7 @@ describe('Hostile model output in the real chat view (code-server, emulator)', f
       try {
         for (const [i, vectors] of messages.entries()) {
           const before = emulator().requests.length;
-          await send(frame, HEAD + vectors.map((v) => v.markdown).join('\n\n'));
+          await send(frame, MARKER + HEAD + vectors.map((v) => v.markdown).join('\n\n'));
           await until(
             () =>
               emulator()

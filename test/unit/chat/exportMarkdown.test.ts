@@ -63,7 +63,7 @@ describe('chat/exportMarkdown', () => {
   });
 
   it('folds reasoning into a details block that the reasoning cannot close early', () => {
-    assert.ok(md.includes('<details><summary>Thinking (2.3 s)</summary>\n\nThe awaits run in sequence.'));
+    assert.ok(md.includes('<details><summary>Thinking (2s)</summary>\n\nThe awaits run in sequence.'));
     assert.equal(md.match(/<\/details>/g)?.length, 1);
     assert.ok(md.includes('&lt;/details>'));
     assert.ok(md.indexOf('</details>') < md.indexOf('Each `await` waits'));

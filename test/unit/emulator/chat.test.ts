@@ -9,8 +9,8 @@ import {
   startEmulator,
   type Emulator,
 } from '../../gateway-emulator/index';
-import { chatBody, chunksOf, concatField, post, THINKING } from './helpers';
-import { closeOpenFence } from '../../gateway-emulator/answers';
+import { chatBody, chunksOf, concatField, KEY, post, THINKING } from './helpers';
+import { EMULATOR_KEY, EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 
 const CHAT = '/v1/chat/completions';
 
@@ -56,7 +56,7 @@ describe('gateway emulator: chat', () => {
     assert.equal(json.choices[0].message.role, 'assistant');
     assert.equal(json.choices[0].message.content, expectedAnswer(body));
     assert.equal(json.choices[0].finish_reason, 'stop');
-    assert.ok(json.choices[0].message.content.startsWith('Echo: Explain closures in two lines.\n\n'));
+    assert.ok(json.choices[0].message.content.startsWith('In short: closures in two lines comes down to'));
     const promptTokens = Math.ceil(body.messages[0].content.length / 4);
     const completionTokens = Math.ceil(expectedAnswer(body).length / 4);
     assert.deepEqual(json.usage, {
@@ -74,30 +74,6 @@ describe('gateway emulator: chat', () => {
     assert.equal(first.choices[0].message.content, second.choices[0].message.content);
     const other = expectedAnswer(chatBody('another question'));
     assert.notEqual(first.choices[0].message.content, other);
-  });
-
-  it('echoes only the first 200 characters of the last user message', () => {
-    const long = 'é'.repeat(150) + '🙂'.repeat(100);
-    const answer = expectedAnswer(chatBody(long));
-    assert.ok(answer.startsWith(`Echo: ${'é'.repeat(150)}${'🙂'.repeat(50)}\n\n`));
-  });
-
-  it('echoes several lines, and closes a code fence the echo cut open so it swallows nothing', () => {
-    const whole = expectedAnswer(chatBody('Explain this code:\n```ts\nconst a = 1;\n```'));
-    assert.ok(
-      whole.startsWith('Echo: Explain this code:\n```ts\nconst a = 1;\n```\n\nHere is a short answer'),
-    );
-    const cut = expectedAnswer(chatBody(`Explain:\n~~~~ts\n${'x = 1;\n'.repeat(40)}~~~~`));
-    assert.match(cut, /^Echo: Explain:\n~~~~ts\n(x = 1;\n)+x[^\n]*\n~~~~\n\nHere is a short answer/);
-  });
-
-  it('knows when a fence is open: same character, at least as long, nothing after a closing fence', () => {
-    assert.equal(closeOpenFence('a\n```js\nb\n```'), 'a\n```js\nb\n```');
-    assert.equal(closeOpenFence('```js\nb\n~~~'), '```js\nb\n~~~\n```');
-    assert.equal(closeOpenFence('````\nb\n```'), '````\nb\n```\n````');
-    assert.equal(closeOpenFence('```\nb\n``` not a close'), '```\nb\n``` not a close\n```');
-    assert.equal(closeOpenFence('``` inline ` tick is no fence'), '``` inline ` tick is no fence');
-    assert.equal(closeOpenFence('no fence at all'), 'no fence at all');
   });
 
   it('streams chunks whose content concatenates to the expected answer, with usage and [DONE]', async () => {
@@ -157,15 +133,18 @@ describe('gateway emulator: chat', () => {
   });
 
   it('answers CODE ONLY requests with a fenced block wrapped in one line of prose', async () => {
-    const body = chatBody('Rewrite this', {}, 'You edit code. CODE ONLY.\nLANGUAGE: python');
+    const body = chatBody(
+      'Instruction: a greeting function',
+      {},
+      'You edit code. CODE ONLY.\nLANGUAGE: python',
+    );
     const json = (await (await post(emu.url, CHAT, body)).json()) as Completion;
     const lines = json.choices[0].message.content.split('\n');
     assert.equal(lines[1], '```python');
     assert.equal(lines[lines.length - 2], '```');
-    assert.equal(lines.slice(2, -2).join('\n'), expectedCode('python'));
+    assert.equal(lines.slice(2, -2).join('\n'), expectedCode(body));
+    assert.match(expectedCode(body), /^def greeting\(text: str\) -> str:/);
     assert.ok(lines[0].length > 0 && lines[lines.length - 1].length > 0, 'prose before and after');
-    assert.notEqual(expectedCode('typescript'), expectedCode('python'));
-    assert.ok(expectedCode('cobol').length > 0);
   });
 
   it('answers [[answer:NAME]] with the fixed answers', async () => {
@@ -184,12 +163,24 @@ describe('gateway emulator: chat', () => {
   });
 
   it('answers 401 invalid_api_key for a missing or rejected key', async () => {
-    for (const key of [null, 'not-a-valid-key']) {
+    // A plausible `sk-` key that is not one of the accepted ones is rejected like any other.
+    for (const key of [null, 'not-a-valid-key', 'sk-plausible-but-wrong', `${EMULATOR_KEY}x`]) {
       const res = await post(emu.url, CHAT, chatBody('hi'), { key });
       assert.equal(res.status, 401);
       const json = (await res.json()) as { error: { code: string; type: string; message: string } };
       assert.equal(json.error.code, 'invalid_api_key');
       assert.equal(typeof json.error.message, 'string');
+    }
+    for (const key of [EMULATOR_KEY, EMULATOR_TEST_KEY])
+      assert.equal((await post(emu.url, CHAT, chatBody('hi'), { key })).status, 200, key);
+    const listed = await startEmulator({ keys: ['sk-listed'] });
+    try {
+      assert.equal((await post(listed.url, CHAT, chatBody('hi'))).status, 401);
+      assert.equal((await post(listed.url, CHAT, chatBody('hi'), { key: 'sk-listed' })).status, 200);
+      listed.keys.add('sk-added-later');
+      assert.equal((await post(listed.url, CHAT, chatBody('hi'), { key: 'sk-added-later' })).status, 200);
+    } finally {
+      await listed.close();
     }
     const strict = await startEmulator({ acceptKey: (k) => k === 'sk-only-this' });
     try {
@@ -208,7 +199,7 @@ describe('gateway emulator: chat', () => {
     assert.equal(rec.method, 'POST');
     assert.equal(rec.path, CHAT);
     assert.deepEqual(rec.body, body);
-    assert.equal(rec.headers.authorization, 'Bearer sk-test-key');
+    assert.equal(rec.headers.authorization, `Bearer ${KEY}`);
     assert.equal(rec.status, 200);
     assert.equal(rec.clientClosed, false);
     assert.ok(rec.receivedAt <= Date.now());
@@ -219,7 +210,7 @@ describe('gateway emulator: chat', () => {
   it('records a non-JSON body as the raw string and refuses it', async () => {
     const res = await fetch(`${emu.url}${CHAT}`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer sk-x' },
+      headers: { Authorization: `Bearer ${KEY}` },
       body: 'not json',
     });
     assert.equal(res.status, 400);

@@ -1,7 +1,9 @@
 // Plain HTTP helpers for the emulator tests (fetch and node:http only; no project client code).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 
-export const KEY = 'sk-test-key';
+/** The documented test key, which the emulator accepts by default. */
+export const KEY = EMULATOR_TEST_KEY;
 export const MODEL = 'alpha-sonnet-4-5-20250929';
 export const THINKING = 'alpha-sonnet-4-5-20250929-thinking';
 

@@ -38,7 +38,7 @@ describe('gateway client bundle: undici HTTP parser', function () {
   let bare: string;
 
   before(async () => {
-    emulator = await startEmulator();
+    emulator = await startEmulator({ keys: [KEY] });
     bare = mkdtempSync(join(tmpdir(), 'mg-bundle-'));
     copyFileSync(join(BUNDLE_DIR, 'gateway.js'), join(bare, 'gateway.js'));
   });

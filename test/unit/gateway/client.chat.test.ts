@@ -36,7 +36,7 @@ describe('gateway client: chat against the emulator', function () {
   }
 
   before(async () => {
-    emulator = await startEmulator();
+    emulator = await startEmulator({ keys: [KEY] });
   });
   beforeEach(() => {
     emulator.reset();

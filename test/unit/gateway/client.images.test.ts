@@ -41,7 +41,7 @@ describe('gateway client: images', function () {
   const downloads = (): Emulator['requests'] => emulator.requests.filter((r) => r.path.startsWith('/files/'));
 
   before(async () => {
-    emulator = await startEmulator();
+    emulator = await startEmulator({ keys: [KEY] });
   });
   beforeEach(() => emulator.reset());
   afterEach(async () => {

@@ -69,7 +69,7 @@ describe('gateway client: proxies', function () {
   const savedEnv = { ...process.env };
 
   before(async () => {
-    emulator = await startEmulator();
+    emulator = await startEmulator({ keys: [KEY] });
   });
   beforeEach(async () => {
     emulator.reset();

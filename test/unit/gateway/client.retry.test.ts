@@ -35,7 +35,7 @@ describe('gateway client: errors, retries and the key', function () {
   }
 
   before(async () => {
-    emulator = await startEmulator();
+    emulator = await startEmulator({ keys: [KEY] });
   });
   beforeEach(() => emulator.reset());
   afterEach(async () => {

@@ -16,7 +16,7 @@ describe('gateway client: timeouts, aborts and closing the connection', function
     emu: EmulatorOptions,
     options: Partial<GatewayClientOptions> = {},
   ): Promise<[Emulator, GatewayClient]> {
-    emulator = await startEmulator({ stallMs: 10_000, ...emu });
+    emulator = await startEmulator({ stallMs: 10_000, keys: [KEY], ...emu });
     const client = createGatewayClient({
       baseUrl: emulator.url,
       apiKey: KEY,
