@@ -5,7 +5,8 @@ import type { Usage } from '../gateway/types';
 export type TurnStatus = 'streaming' | 'complete' | 'stopped' | 'error' | 'interrupted' | 'truncated';
 
 /** What the user can do about an error, shown as a button next to Retry. */
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'dropOldestTurns';
+export const ERROR_ACTIONS = ['setApiKey', 'openSettings', 'dropOldestTurns'] as const;
+export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 
 export interface TurnError {
   /** A message that names the cause and the next step. */

@@ -5,10 +5,10 @@ import { planContextFit, dropOldestTurns } from '../../chat/tokens';
 import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
 import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
-import type { ChatViewState, HostToWebview, WebviewToHost } from '../../protocol';
+import type { ChatViewState, HostToWebview } from '../../protocol';
 import type { ChatHub } from './chatHub';
 import { streamTurn } from './streamTurn';
-import { handleWebviewAction } from './webviewActions';
+import { createWebviewDispatcher } from './webviewActions';
 
 const CONTEXT_TOKENS = 200_000;
 
@@ -19,16 +19,20 @@ export class ChatSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly attachment: vscode.Disposable[] = [];
 
+  private readonly dispatch: (raw: unknown) => Promise<void>;
+
   constructor(
     private readonly hub: ChatHub,
     public conversation: Conversation,
-  ) {}
+  ) {
+    this.dispatch = createWebviewDispatcher({ session: this, hub });
+  }
 
   /** Connects a (new) webview; it will ask for the state with `ready`. */
   attach(webview: vscode.Webview): void {
     this.detach();
     this.webview = webview;
-    webview.onDidReceiveMessage((raw) => this.receive(raw), undefined, this.attachment);
+    webview.onDidReceiveMessage((raw) => void this.receive(raw), undefined, this.attachment);
   }
 
   /** Forgets the webview; a stream in progress goes on and is saved. */
@@ -191,9 +195,12 @@ export class ChatSession implements vscode.Disposable {
     return choice === drop ? dropOldestTurns(messages, plan.dropCount) : undefined;
   }
 
-  /** Handles one message from the webview; failures are logged, never thrown into VS Code's event loop. */
-  receive(raw: unknown): void {
-    handleWebviewAction(this, this.hub, raw as WebviewToHost).catch((error: unknown) => {
+  /**
+   * Handles one message from the webview: validated, then acted on. Settles when the action is done and never
+   * rejects: failures are logged, never thrown into VS Code's event loop.
+   */
+  receive(raw: unknown): Promise<void> {
+    return this.dispatch(raw).catch((error: unknown) => {
       this.hub.log.error(`Chat action failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }

@@ -103,7 +103,7 @@ async function loadInto(
   try {
     const ready = await session();
     ready.attach(webview);
-    for (const message of early) ready.receive(message);
+    for (const message of early) void ready.receive(message);
     return ready;
   } finally {
     buffer.dispose();

@@ -1,69 +1,89 @@
 import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../chat/exportMarkdown';
 import { slugify } from '../../images/naming';
-import { parseWebviewMessage, type CodeBlockAction, type WebviewToHost } from '../../protocol';
+import {
+  checkWebviewMessage,
+  type CodeBlockAction,
+  type WebviewMessageType,
+  type WebviewToHost,
+} from '../../protocol';
+import type { ErrorAction } from '../../chat/types';
 import { lastActiveTextEditor } from '../editorTracker';
 import type { ChatHub } from './chatHub';
 import type { ChatSession } from './chatSession';
 
-/** Dispatches one message from a chat webview. Unknown or malformed messages are ignored. */
-export async function handleWebviewAction(
-  session: ChatSession,
-  hub: ChatHub,
-  raw: WebviewToHost,
-): Promise<void> {
-  const message = parseWebviewMessage(raw);
-  if (!message) return;
-  switch (message.type) {
-    case 'ready':
-      await hub.ready();
-      return session.postState();
-    case 'send':
-      return session.send(String(message.text ?? ''));
-    case 'stop':
-      return session.stop();
-    case 'regenerate':
-    case 'retry':
-      return session.rerunLast();
-    case 'editAndResend':
-      return session.editAndResend(message.turnId, String(message.text ?? ''));
-    case 'setModel':
-      session.conversation.model = String(message.model);
-      if (session.conversation.turns.length) await hub.persist(session.conversation);
-      return;
-    case 'newChat':
-      return session.newChat();
-    case 'openConversation': {
-      const conversation = await hub.load(message.id);
-      if (conversation) await session.show(conversation);
+interface ActionContext {
+  session: ChatSession;
+  hub: ChatHub;
+}
+
+type Handler<K extends WebviewMessageType> = (
+  context: ActionContext,
+  message: Extract<WebviewToHost, { type: K }>,
+) => PromiseLike<unknown> | void;
+
+const openSettings = () => vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
+const setApiKey = () => vscode.commands.executeCommand('modelGateway.setApiKey');
+
+/** What each error button does; typed by ErrorAction, so a new action needs an entry here. */
+const ERROR_ACTION_HANDLERS: Record<ErrorAction, (context: ActionContext) => PromiseLike<unknown>> = {
+  setApiKey,
+  openSettings,
+  dropOldestTurns: ({ session }) => session.rerunLast({ dropOldest: true }),
+};
+
+/** One handler per message type: the compiler refuses a message type without one. */
+const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
+  ready: async ({ session, hub }) => {
+    await hub.ready();
+    session.postState();
+  },
+  send: ({ session }, m) => session.send(m.text),
+  stop: ({ session }) => session.stop(),
+  regenerate: ({ session }) => session.rerunLast(),
+  retry: ({ session }) => session.rerunLast(),
+  editAndResend: ({ session }, m) => session.editAndResend(m.turnId, m.text),
+  setModel: async ({ session, hub }, m) => {
+    session.conversation.model = m.model;
+    if (session.conversation.turns.length) await hub.persist(session.conversation);
+  },
+  newChat: ({ session }) => session.newChat(),
+  openConversation: async ({ session, hub }, m) => {
+    const conversation = await hub.load(m.id);
+    if (conversation) await session.show(conversation);
+  },
+  renameConversation: ({ session, hub }, m) => renameConversation(hub, session, m.id),
+  deleteConversation: ({ hub }, m) => deleteConversation(hub, m.id),
+  exportConversation: ({ session, hub }, m) => exportConversation(hub, session, m.id),
+  copy: (_, m) => vscode.env.clipboard.writeText(m.text),
+  codeAction: (_, m) => applyCode(m.action, m.code, m.language),
+  openLink: (_, m) => openLink(m.href),
+  setApiKey,
+  openSettings,
+  errorAction: (context, m) => ERROR_ACTION_HANDLERS[m.action](context),
+};
+
+/**
+ * Returns the dispatcher of one chat webview's messages. A message that fails validation is dropped and
+ * changes nothing; the first of each type is logged (without its content), so a misbehaving page cannot
+ * flood the log.
+ */
+export function createWebviewDispatcher(context: ActionContext): (raw: unknown) => Promise<void> {
+  const reported = new Set<string>();
+  return async (raw) => {
+    const check = checkWebviewMessage(raw);
+    if (!check.ok) {
+      const bucket = check.type ?? '(unknown type)';
+      if (reported.has(bucket)) return;
+      reported.add(bucket);
+      context.hub.log.warn(
+        `Ignored an invalid chat message ${check.type ? `"${check.type}"` : 'of no known type'} from the webview (${check.problem}); later invalid ones of this type are not logged.`,
+      );
       return;
     }
-    case 'renameConversation':
-      return renameConversation(hub, session, message.id);
-    case 'deleteConversation':
-      return deleteConversation(hub, message.id);
-    case 'exportConversation':
-      return exportConversation(hub, session, message.id);
-    case 'copy':
-      await vscode.env.clipboard.writeText(String(message.text ?? ''));
-      return;
-    case 'codeAction':
-      return applyCode(message.action, String(message.code ?? ''), String(message.language ?? ''));
-    case 'openLink':
-      return openLink(String(message.href ?? ''));
-    case 'setApiKey':
-      await vscode.commands.executeCommand('modelGateway.setApiKey');
-      return;
-    case 'openSettings':
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
-      return;
-    case 'errorAction':
-      if (message.action === 'setApiKey') await vscode.commands.executeCommand('modelGateway.setApiKey');
-      else if (message.action === 'openSettings')
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
-      else await session.rerunLast({ dropOldest: true });
-      return;
-  }
+    const handler = HANDLERS[check.message.type] as Handler<WebviewMessageType>;
+    await handler(context, check.message);
+  };
 }
 
 /** Inserts, replaces or opens a code block; one edit, so one undo step. */
