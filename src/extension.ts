@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ConversationStore } from './chat/store';
 import { ApiKeyStore } from './host/apiKey';
 import { ChatHub } from './host/chat/chatHub';
+import type { ChatSession } from './host/chat/chatSession';
 import { registerChat } from './host/chat/chatViews';
 import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
 import { registerSelectModel } from './host/commands/selectModel';
@@ -23,6 +24,8 @@ let hubForDeactivate: ChatHub | undefined;
 export interface ModelGatewayApi {
   /** The `@gateway` participant's handler, for callers (and tests) where the built-in chat UI is unavailable. */
   readonly gatewayChatHandler: vscode.ChatRequestHandler;
+  /** A chat session with no webview, as a chat webview's messages reach it: for tests of the protocol's host side. */
+  readonly openChatSession: () => Promise<{ session: ChatSession; release(): void }>;
 }
 
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
@@ -55,7 +58,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { gatewayChatHandler };
+  const openChatSession = async () => {
+    const session = await hub.createSession();
+    return { session, release: () => hub.release(session) };
+  };
+  return { gatewayChatHandler, openChatSession };
 }
 
 /** Saves any conversation still waiting for its coalesced write. */
