@@ -6,14 +6,14 @@ import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
 import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
 import type { ChatViewState, HostToWebview } from '../../protocol';
-import type { ChatHub } from './chatHub';
+import type { ChatSessionActions, ChatState } from './chatPorts';
 import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 
 const CONTEXT_TOKENS = 200_000;
 
 /** One chat UI (sidebar view or editor tab) and the conversation it shows; survives its webview being recreated. */
-export class ChatSession implements vscode.Disposable {
+export class ChatSession implements ChatSessionActions, vscode.Disposable {
   private webview: vscode.Webview | undefined;
   private inflight: { abort: AbortController; done: Promise<void> } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -22,10 +22,10 @@ export class ChatSession implements vscode.Disposable {
   private readonly dispatch: (raw: unknown) => Promise<void>;
 
   constructor(
-    private readonly hub: ChatHub,
+    private readonly chat: ChatState,
     public conversation: Conversation,
   ) {
-    this.dispatch = createWebviewDispatcher({ session: this, hub });
+    this.dispatch = createWebviewDispatcher(this, chat);
   }
 
   /** Connects a (new) webview; it will ask for the state with `ready`. */
@@ -54,9 +54,9 @@ export class ChatSession implements vscode.Disposable {
   postState(): void {
     const state: ChatViewState = {
       conversation: this.conversation,
-      models: this.hub.modelOptions(),
-      history: this.hub.history,
-      onboarding: this.hub.onboarding,
+      models: this.chat.modelOptions(),
+      history: this.chat.history,
+      onboarding: this.chat.onboarding,
       busy: this.busy,
     };
     this.post({ type: 'state', state });
@@ -72,7 +72,13 @@ export class ChatSession implements vscode.Disposable {
   /** Starts a new, empty conversation unless the current one is already empty. */
   async newChat(): Promise<void> {
     if (this.conversation.turns.length === 0 && !this.busy) return this.postState();
-    await this.show(createConversation(this.hub.config.current.chat.model, Date.now()));
+    await this.show(createConversation(this.chat.config.current.chat.model, Date.now()));
+  }
+
+  /** Sets the conversation's model; a conversation with turns is saved at once. */
+  async setModel(model: string): Promise<void> {
+    this.conversation.model = model;
+    if (this.conversation.turns.length) await this.chat.persist(this.conversation);
   }
 
   /** Adds a user turn (with optional quoted code) and streams the answer. */
@@ -115,15 +121,15 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
-    const hub = this.hub;
-    const config = hub.config.current;
+    const chat = this.chat;
+    const config = chat.config.current;
     const model = this.conversation.model;
     const turn = startAssistantTurn(this.conversation, model, Date.now());
     this.post({ type: 'turnsAdded', turns: [turn] });
-    hub.touched(this.conversation);
+    chat.touched(this.conversation);
     // Saved now, not at the first token: a thinking model may take minutes to start, and a crash meanwhile
     // must not lose the question.
-    hub.store.scheduleSave(this.conversation);
+    chat.scheduleSave(this.conversation);
 
     const abort = new AbortController();
     let release!: () => void;
@@ -133,7 +139,7 @@ export class ChatSession implements vscode.Disposable {
         toGatewayMessages(this.conversation, config.chat.systemPrompt),
         options,
       );
-      const key = messages && (await hub.gateway.requireKey());
+      const key = messages && (await chat.gateway.requireKey());
       if (!messages || !key) {
         const error = !messages
           ? {
@@ -146,19 +152,19 @@ export class ChatSession implements vscode.Disposable {
       }
       const request = buildChatRequest(model, messages, config);
       const outcome = await streamTurn({
-        client: hub.gateway.current(),
+        client: chat.gateway.current(),
         request,
         conversation: this.conversation,
         turn,
         signal: abort.signal,
         post: (m) => this.post(m),
-        onChange: () => hub.store.scheduleSave(this.conversation),
+        onChange: () => chat.scheduleSave(this.conversation),
       });
-      hub.log.info(`Chat answer ${outcome.status} (${model}).`);
+      chat.log.info(`Chat answer ${outcome.status} (${model}).`);
     } finally {
       this.inflight = undefined;
       release();
-      await hub.persist(this.conversation);
+      await chat.persist(this.conversation);
     }
   }
 
@@ -179,7 +185,7 @@ export class ChatSession implements vscode.Disposable {
     messages: ChatMessage[],
     options: { dropOldest?: boolean },
   ): Promise<ChatMessage[] | undefined> {
-    const reserved = maxTokensFor(this.conversation.model, this.hub.config.current);
+    const reserved = maxTokensFor(this.conversation.model, this.chat.config.current);
     const plan = planContextFit(messages, CONTEXT_TOKENS, reserved);
     if (plan.fits) return messages;
     if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
@@ -201,7 +207,7 @@ export class ChatSession implements vscode.Disposable {
    */
   receive(raw: unknown): Promise<void> {
     return this.dispatch(raw).catch((error: unknown) => {
-      this.hub.log.error(`Chat action failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.chat.log.error(`Chat action failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 

@@ -1,20 +1,14 @@
 import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../chat/exportMarkdown';
 import { slugify } from '../../images/naming';
-import {
-  checkWebviewMessage,
-  type CodeBlockAction,
-  type WebviewMessageType,
-  type WebviewToHost,
-} from '../../protocol';
+import { checkWebviewMessage, type WebviewMessageType, type WebviewToHost } from '../../protocol';
 import type { ErrorAction } from '../../chat/types';
-import { lastActiveTextEditor } from '../editorTracker';
-import type { ChatHub } from './chatHub';
-import type { ChatSession } from './chatSession';
+import { applyCode, openLink } from '../editor/codeActions';
+import type { ChatSessionActions, ChatState } from './chatPorts';
 
 interface ActionContext {
-  session: ChatSession;
-  hub: ChatHub;
+  session: ChatSessionActions;
+  chat: ChatState;
 }
 
 type Handler<K extends WebviewMessageType> = (
@@ -34,8 +28,8 @@ const ERROR_ACTION_HANDLERS: Record<ErrorAction, (context: ActionContext) => Pro
 
 /** One handler per message type: the compiler refuses a message type without one. */
 const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
-  ready: async ({ session, hub }) => {
-    await hub.ready();
+  ready: async ({ session, chat }) => {
+    await chat.ready();
     session.postState();
   },
   send: ({ session }, m) => session.send(m.text),
@@ -43,18 +37,15 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   regenerate: ({ session }) => session.rerunLast(),
   retry: ({ session }) => session.rerunLast(),
   editAndResend: ({ session }, m) => session.editAndResend(m.turnId, m.text),
-  setModel: async ({ session, hub }, m) => {
-    session.conversation.model = m.model;
-    if (session.conversation.turns.length) await hub.persist(session.conversation);
-  },
+  setModel: ({ session }, m) => session.setModel(m.model),
   newChat: ({ session }) => session.newChat(),
-  openConversation: async ({ session, hub }, m) => {
-    const conversation = await hub.load(m.id);
+  openConversation: async ({ session, chat }, m) => {
+    const conversation = await chat.load(m.id);
     if (conversation) await session.show(conversation);
   },
-  renameConversation: ({ session, hub }, m) => renameConversation(hub, session, m.id),
-  deleteConversation: ({ hub }, m) => deleteConversation(hub, m.id),
-  exportConversation: ({ session, hub }, m) => exportConversation(hub, session, m.id),
+  renameConversation: ({ session, chat }, m) => renameConversation(chat, session, m.id),
+  deleteConversation: ({ chat }, m) => deleteConversation(chat, m.id),
+  exportConversation: ({ session, chat }, m) => exportConversation(chat, session, m.id),
   copy: (_, m) => vscode.env.clipboard.writeText(m.text),
   codeAction: (_, m) => applyCode(m.action, m.code, m.language),
   openLink: (_, m) => openLink(m.href),
@@ -68,7 +59,11 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
  * changes nothing; the first of each type is logged (without its content), so a misbehaving page cannot
  * flood the log.
  */
-export function createWebviewDispatcher(context: ActionContext): (raw: unknown) => Promise<void> {
+export function createWebviewDispatcher(
+  session: ChatSessionActions,
+  chat: ChatState,
+): (raw: unknown) => Promise<void> {
+  const context: ActionContext = { session, chat };
   const reported = new Set<string>();
   return async (raw) => {
     const check = checkWebviewMessage(raw);
@@ -76,7 +71,7 @@ export function createWebviewDispatcher(context: ActionContext): (raw: unknown) 
       const bucket = check.type ?? '(unknown type)';
       if (reported.has(bucket)) return;
       reported.add(bucket);
-      context.hub.log.warn(
+      chat.log.warn(
         `Ignored an invalid chat message ${check.type ? `"${check.type}"` : 'of no known type'} from the webview (${check.problem}); later invalid ones of this type are not logged.`,
       );
       return;
@@ -86,48 +81,8 @@ export function createWebviewDispatcher(context: ActionContext): (raw: unknown) 
   };
 }
 
-/** Inserts, replaces or opens a code block; one edit, so one undo step. */
-export async function applyCode(action: CodeBlockAction, code: string, language: string): Promise<void> {
-  if (action === 'newFile') {
-    const document = await vscode.workspace.openTextDocument({
-      content: code,
-      language: language || undefined,
-    });
-    await vscode.window.showTextDocument(document);
-    return;
-  }
-  const editor = lastActiveTextEditor();
-  if (!editor) {
-    void vscode.window.showWarningMessage('Open a text editor first: there is no editor to put the code in.');
-    return;
-  }
-  const applied = await editor.edit((edit) => {
-    for (const selection of editor.selections) {
-      if (action === 'replace' && !selection.isEmpty) edit.replace(selection, code);
-      else edit.insert(selection.active, code);
-    }
-  });
-  if (!applied)
-    void vscode.window.showWarningMessage('The code could not be inserted: the document is read-only.');
-  else await vscode.window.showTextDocument(editor.document, editor.viewColumn);
-}
-
-/** Opens http(s) links in the browser; every other scheme is refused. */
-async function openLink(href: string): Promise<void> {
-  let uri: vscode.Uri;
-  try {
-    const url = new URL(href);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    uri = vscode.Uri.parse(url.toString(), true);
-  } catch {
-    void vscode.window.showWarningMessage('Only http and https links from the chat can be opened.');
-    return;
-  }
-  await vscode.env.openExternal(uri);
-}
-
-async function renameConversation(hub: ChatHub, session: ChatSession, id: string): Promise<void> {
-  const conversation = session.conversation.id === id ? session.conversation : await hub.load(id);
+async function renameConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
+  const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
   if (!conversation) return;
   const title = await vscode.window.showInputBox({
     title: 'Rename conversation',
@@ -136,18 +91,18 @@ async function renameConversation(hub: ChatHub, session: ChatSession, id: string
   });
   if (!title?.trim()) return;
   conversation.title = title.trim();
-  await hub.persist(conversation);
+  await chat.persist(conversation);
   if (session.conversation.id === id) session.postState();
 }
 
-async function deleteConversation(hub: ChatHub, id: string): Promise<void> {
-  const title = hub.history.find((s) => s.id === id)?.title ?? 'this conversation';
+async function deleteConversation(chat: ChatState, id: string): Promise<void> {
+  const title = chat.history.find((s) => s.id === id)?.title ?? 'this conversation';
   const choice = await vscode.window.showWarningMessage(`Delete "${title}"?`, { modal: true }, 'Delete');
-  if (choice === 'Delete') await hub.remove(id);
+  if (choice === 'Delete') await chat.remove(id);
 }
 
-async function exportConversation(hub: ChatHub, session: ChatSession, id: string): Promise<void> {
-  const conversation = session.conversation.id === id ? session.conversation : await hub.load(id);
+async function exportConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
+  const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
   if (!conversation) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const fileName = `${slugify(conversation.title)}.md`;

@@ -9,7 +9,7 @@ import type { GatewayService } from '../gatewayService';
 import { lastActiveTextEditor } from '../editorTracker';
 import { selectionOrBlock, surroundingLines } from '../editor/editorContext';
 import { generateImage } from '../images/generateImage';
-import { applyCode } from '../chat/webviewActions';
+import { applyCode } from '../editor/codeActions';
 import { LM_VENDOR } from './provider';
 
 const PARTICIPANT_ID = 'modelGateway.gateway';
