@@ -1,24 +1,14 @@
 /** Checks of image generation options (from settings or a picker) with messages a user can act on. */
-import type { ImageGenerationRequest, ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
+import {
+  IMAGE_QUALITIES,
+  IMAGE_RESPONSE_FORMATS,
+  IMAGE_SIZES,
+  type ImageGenerationRequest,
+  type ImageQuality,
+  type ImageResponseFormat,
+  type ImageSize,
+} from '../gateway/types';
 
-// Records keyed by the shared union types: the compiler rejects a missing or unknown member, so
-// these lists cannot drift from src/gateway/types.ts.
-const SIZES: Record<ImageSize, true> = {
-  '1024x1024': true,
-  '1536x1024': true,
-  '1024x1536': true,
-  '2048x2048': true,
-  '4096x4096': true,
-};
-const QUALITIES: Record<ImageQuality, true> = { auto: true, high: true, medium: true, low: true };
-const FORMATS: Record<ImageResponseFormat, true> = { url: true, b64_json: true };
-
-/** Every size the gateway accepts, in the order a picker shows them. */
-export const IMAGE_SIZES = Object.keys(SIZES) as readonly ImageSize[];
-/** Every quality the gateway accepts. */
-export const IMAGE_QUALITIES = Object.keys(QUALITIES) as readonly ImageQuality[];
-/** Every response format the gateway accepts. */
-export const IMAGE_RESPONSE_FORMATS = Object.keys(FORMATS) as readonly ImageResponseFormat[];
 /** Most images one request may ask for. */
 export const MAX_IMAGES_PER_REQUEST = 4;
 /** Longest prompt accepted, in characters (the most generous common provider limit). */

@@ -3,6 +3,7 @@ import { addUserTurn, createConversation, startAssistantTurn, truncateFrom } fro
 import { toGatewayMessages } from '../../chat/messages';
 import { planContextFit, dropOldestTurns } from '../../chat/tokens';
 import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
+import { CONTEXT_TOKENS, formatContextSize } from '../../gateway/models';
 import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
 import type { ChatViewState, HostToWebview } from '../../protocol';
@@ -10,7 +11,7 @@ import type { ChatSessionActions, ChatState } from './chatPorts';
 import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 
-const CONTEXT_TOKENS = 200_000;
+const CONTEXT = formatContextSize(CONTEXT_TOKENS);
 
 /** One chat UI (sidebar view or editor tab) and the conversation it shows; survives its webview being recreated. */
 export class ChatSession implements ChatSessionActions, vscode.Disposable {
@@ -143,7 +144,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       if (!messages || !key) {
         const error = !messages
           ? {
-              message: `This conversation is over the ${model} context of 200K tokens. Retry to drop the oldest turns, or start a new chat.`,
+              message: `This conversation is over the ${model} context of ${CONTEXT} tokens. Retry to drop the oldest turns, or start a new chat.`,
               action: 'dropOldestTurns' as const,
             }
           : { message: "No API key is set. Run 'Model Gateway: Set API Key'.", action: 'setApiKey' as const };
@@ -191,7 +192,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
     const drop = 'Drop oldest turns';
     const choice = await vscode.window.showWarningMessage(
-      `This conversation is about ${plan.estimate.toLocaleString()} tokens, over the model's 200K context.`,
+      `This conversation is about ${plan.estimate.toLocaleString()} tokens, over the model's ${CONTEXT} context.`,
       {
         modal: true,
         detail: `Sending it needs the ${plan.dropCount} oldest turns left out. Your history is kept.`,
