@@ -59,7 +59,7 @@ export type HostToWebview =
   | { type: 'focusComposer' };
 
 /** What a code block's toolbar can do with its code (besides copying it). */
-export const CODE_BLOCK_ACTIONS = ['insert', 'replace', 'newFile'] as const;
+const CODE_BLOCK_ACTIONS = ['insert', 'replace', 'newFile'] as const;
 export type CodeBlockAction = (typeof CODE_BLOCK_ACTIONS)[number];
 
 const text = v.string();
@@ -104,7 +104,7 @@ export const WEBVIEW_MESSAGE_TYPES = Object.keys(WEBVIEW_MESSAGES) as WebviewMes
 const schemas = new Map<string, v.ObjectSchema<v.ObjectEntries, undefined>>(Object.entries(WEBVIEW_MESSAGES));
 
 /** The outcome of checking one message: the typed message, or which type it claimed and what is wrong. */
-export type WebviewMessageCheck =
+type WebviewMessageCheck =
   | { ok: true; message: WebviewToHost }
   /** `type` is the claimed message type, or undefined when it names none; `problem` never quotes the value. */
   | { ok: false; type: WebviewMessageType | undefined; problem: string };

@@ -31,7 +31,7 @@ function turnToMessage(turn: Turn): ChatMessage | undefined {
 }
 
 /** The user's text followed by the quoted code, e.g. "From `a.ts` (typescript), starting at line 12:". */
-export function withQuote(text: string, quote: CodeQuote): string {
+function withQuote(text: string, quote: CodeQuote): string {
   const fence = fenceFor(quote.code);
   const language = quote.language.replace(/[^\w+#.-]/g, '');
   const header = `From \`${quote.fileName}\`${language ? ` (${language})` : ''}, starting at line ${quote.startLine}:`;

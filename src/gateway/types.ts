@@ -1,6 +1,6 @@
 /** Wire and client types for the Model Gateway /v1 API (chat completions and image generation). */
 
-export type ChatRole = 'system' | 'user' | 'assistant';
+type ChatRole = 'system' | 'user' | 'assistant';
 
 /** One message of the conversation sent to the gateway. */
 export interface ChatMessage {

@@ -165,7 +165,7 @@ function inRange(v: unknown, min: number, max: number, integer: boolean): v is n
 }
 
 /** True for an absolute http(s) URL. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
     return u.protocol === 'http:' || u.protocol === 'https:';

@@ -48,7 +48,7 @@ export const SETTINGS = {
   'images.writeMetadata': { default: false },
 } as const;
 
-export type SettingKey = keyof typeof SETTINGS;
+type SettingKey = keyof typeof SETTINGS;
 /** The settings that are numbers within a range. */
 export type RangeSettingKey = {
   [K in SettingKey]: (typeof SETTINGS)[K] extends { minimum: number; maximum: number } ? K : never;

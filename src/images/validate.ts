@@ -15,10 +15,10 @@ export const MAX_IMAGES_PER_REQUEST = 4;
 export const MAX_PROMPT_LENGTH = 32000;
 
 /** The options of an image request other than prompt and model. */
-export type ImageOptions = Pick<ImageGenerationRequest, 'n' | 'size' | 'quality' | 'response_format'>;
+type ImageOptions = Pick<ImageGenerationRequest, 'n' | 'size' | 'quality' | 'response_format'>;
 
 /** Options as they arrive from configuration: anything, to be checked. */
-export interface ImageOptionsInput {
+interface ImageOptionsInput {
   n?: unknown;
   size?: unknown;
   quality?: unknown;
@@ -26,20 +26,20 @@ export interface ImageOptionsInput {
 }
 
 /** Valid options, or every problem found (not just the first), each a full sentence. */
-export type ImageOptionsValidation = { ok: true; options: ImageOptions } | { ok: false; errors: string[] };
+type ImageOptionsValidation = { ok: true; options: ImageOptions } | { ok: false; errors: string[] };
 
 /** Whether `value` is a supported image size. */
-export function isImageSize(value: unknown): value is ImageSize {
+function isImageSize(value: unknown): value is ImageSize {
   return (IMAGE_SIZES as readonly unknown[]).includes(value);
 }
 
 /** Whether `value` is a supported image quality. */
-export function isImageQuality(value: unknown): value is ImageQuality {
+function isImageQuality(value: unknown): value is ImageQuality {
   return (IMAGE_QUALITIES as readonly unknown[]).includes(value);
 }
 
 /** Whether `value` is a supported response format. */
-export function isImageResponseFormat(value: unknown): value is ImageResponseFormat {
+function isImageResponseFormat(value: unknown): value is ImageResponseFormat {
   return (IMAGE_RESPONSE_FORMATS as readonly unknown[]).includes(value);
 }
 

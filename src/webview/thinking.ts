@@ -22,7 +22,7 @@ function stopTicking(view: ThinkingView): void {
 }
 
 /** Options for a thinking section: restored turns pass what the host persisted. */
-export interface ThinkingOptions {
+interface ThinkingOptions {
   streaming: boolean;
   /** When the reasoning began (epoch ms), for a restored turn that is still reasoning. */
   startedAt?: number;

@@ -2,7 +2,7 @@
 import type { HostToWebview, WebviewToHost } from '../protocol';
 
 /** What the webview remembers across reloads; the conversation itself lives in the host. */
-export interface UiState {
+interface UiState {
   conversationId?: string;
   /** Distance from the bottom of the transcript in px, so a reload lands where the reader was. */
   scrollFromBottom?: number;

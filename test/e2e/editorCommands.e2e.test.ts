@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expectedCode } from '../gateway-emulator';
-import { readImageDimensions } from '../../src/images/pngInfo';
+import { readImageDimensions } from '../support/pngInfo';
 import {
   acceptInputBox,
   clickNotificationButton,

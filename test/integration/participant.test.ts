@@ -2,7 +2,7 @@
 // cannot send it requests here (see the README), so the handler comes from the API activate() returns.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readImageDimensions } from '../../src/images/pngInfo';
+import { readImageDimensions } from '../support/pngInfo';
 import { expectedAnswer, expectedCode, startEmulator, type Emulator } from '../gateway-emulator';
 import { TEST_KEY, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
 

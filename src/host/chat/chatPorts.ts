@@ -6,14 +6,14 @@ import type { ModelOption, OnboardingState } from '../../protocol';
 import type { ExtensionConfig } from '../config';
 
 /** The log lines chat code writes. */
-export interface ChatLog {
+interface ChatLog {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
 }
 
 /** What a session needs of the gateway: the client for the current settings, and the key (asking if unset). */
-export interface ChatGateway {
+interface ChatGateway {
   current(): GatewayClient;
   requireKey(): Promise<string | undefined>;
 }

@@ -24,7 +24,6 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     this.edit = edit;
     this.streaming = streaming;
     void vscode.commands.executeCommand('setContext', 'modelGateway.editPending', true);
-    void vscode.commands.executeCommand('setContext', 'modelGateway.editStreaming', streaming);
     this.redraw();
   }
 
@@ -33,7 +32,6 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     if (this.edit) this.edit.editor.setDecorations(insertedStyle, []);
     this.edit = undefined;
     void vscode.commands.executeCommand('setContext', 'modelGateway.editPending', false);
-    void vscode.commands.executeCommand('setContext', 'modelGateway.editStreaming', false);
     this.changed.fire();
   }
 

@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { DEFAULT_IMAGES_FOLDER } from '../settings';
 
 /** Where images go: a folder inside a workspace folder, checked to stay inside it. */
-export interface ImageTarget {
+interface ImageTarget {
   folder: vscode.Uri;
   /** The workspace folder (or chosen folder) it is inside. */
   root: vscode.Uri;

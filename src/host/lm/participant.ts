@@ -43,7 +43,7 @@ export function registerParticipant(
 }
 
 /** The participant's request handler; exported so tests can call it with real `vscode` objects. */
-export function createGatewayChatHandler(
+function createGatewayChatHandler(
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
 ): vscode.ChatRequestHandler {
