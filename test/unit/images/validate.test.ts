@@ -1,10 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../../../src/gateway/types';
-import {
-  MAX_PROMPT_LENGTH,
-  validateImageOptions,
-  validateImagePrompt,
-} from '../../../src/images/validate';
+import { MAX_PROMPT_LENGTH, validateImageOptions, validateImagePrompt } from '../../../src/images/validate';
 
 describe('images/validate', () => {
   it('lists every size, quality and format of the gateway spec', () => {
