@@ -1,4 +1,4 @@
-/** Messages about chat context (attachments) between the host and the chat webview; part of protocol.ts. */
+/** Chat context (attachments) as the host shows it to the webview; the webview's messages are in protocol.ts. */
 import type { ContextKind } from './chat/context/types';
 
 /** An attachment waiting in the composer (or the suggested current file). */
@@ -14,7 +14,8 @@ export interface ContextChip {
 }
 
 /** What the `#` picker searches: everything (kinds and files), or only files or symbols. */
-export type PickerMode = 'all' | 'files' | 'symbols';
+export const PICKER_MODES = ['all', 'files', 'symbols'] as const;
+export type PickerMode = (typeof PICKER_MODES)[number];
 
 /** One row of the `#` picker. `key` is opaque to the webview and only valid for the results it came with. */
 export interface PickerItem {
@@ -40,14 +41,3 @@ export type ContextHostMessage =
   | { type: 'notice'; level: 'error' | 'info'; message: string }
   /** A send was refused before anything went out: put the text back in the composer. */
   | { type: 'restoreDraft'; text: string };
-
-export type ContextWebviewMessage =
-  | { type: 'contextQuery'; requestId: number; mode: PickerMode; query: string }
-  | { type: 'addContext'; key: string }
-  | { type: 'removeContext'; id: string }
-  | { type: 'openContext'; id: string }
-  | { type: 'openAttachment'; turnId: string; attachmentId: string }
-  | { type: 'acceptSuggestion' }
-  | { type: 'dismissSuggestion' }
-  /** Files dropped onto the chat (from the Explorer): `text/uri-list` entries. */
-  | { type: 'dropFiles'; uris: string[] };

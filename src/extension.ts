@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ConversationStore } from './chat/store';
 import { ApiKeyStore } from './host/apiKey';
 import { ChatHub } from './host/chat/chatHub';
+import type { ChatSession } from './host/chat/chatSession';
 import { registerChat } from './host/chat/chatViews';
 import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
 import { registerSelectModel } from './host/commands/selectModel';
@@ -29,6 +30,8 @@ export interface ModelGatewayApi {
   readonly gatewayChatHandler: vscode.ChatRequestHandler;
   /** What the open edit review draws (added lines, removed lines), for tests; empty when none is open. */
   reviewSnapshot(): ReviewSnapshot;
+  /** A chat session with no webview, as a chat webview's messages reach it: for tests of the protocol's host side. */
+  readonly openChatSession: () => Promise<{ session: ChatSession; release(): void }>;
 }
 
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
@@ -65,7 +68,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { gatewayChatHandler, reviewSnapshot: () => review.snapshot };
+  const openChatSession = async () => {
+    const session = await hub.createSession();
+    return { session, release: () => hub.release(session) };
+  };
+  return { gatewayChatHandler, openChatSession, reviewSnapshot: () => review.snapshot };
 }
 
 /** Saves any conversation still waiting for its coalesced write. */

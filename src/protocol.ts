@@ -1,4 +1,8 @@
-/** Typed messages between the extension host and the chat webview. Shared by both bundles. */
+// Typed messages between the extension host and the chat webview; the webview imports only types from here.
+// To add a message from the webview: one entry in WEBVIEW_MESSAGES (its fields' schemas); the compiler then asks
+// for its handler in src/host/chat/webviewActions.ts. To the webview: extend HostToWebview and vscodeApi.ts's table.
+import * as v from 'valibot';
+import { ERROR_ACTIONS } from './chat/types';
 import type {
   AssistantTurn,
   Conversation,
@@ -7,7 +11,7 @@ import type {
   TurnError,
   TurnStatus,
 } from './chat/types';
-import type { ContextHostMessage, ContextWebviewMessage } from './contextProtocol';
+import { PICKER_MODES, type ContextHostMessage } from './contextProtocol';
 import type { Usage } from './gateway/types';
 
 /** A model as the picker shows it. */
@@ -38,7 +42,6 @@ export type HostToWebview =
   | { type: 'state'; state: ChatViewState }
   | { type: 'turnsAdded'; turns: Turn[] }
   /** Streaming increments: only new text crosses, never the whole conversation. */
-  /** `retractReasoning`: first discard the turn's reasoning so far (it was the answer; see StreamEvent). */
   | { type: 'delta'; turnId: string; text?: string; reasoning?: string; retractReasoning?: true }
   | {
       type: 'turnFinished';
@@ -57,63 +60,108 @@ export type HostToWebview =
   | { type: 'focusComposer' }
   | ContextHostMessage;
 
-export type CodeBlockAction = 'insert' | 'replace' | 'newFile';
+/** What a code block's toolbar can do with its code (besides copying it). */
+const CODE_BLOCK_ACTIONS = ['insert', 'replace', 'newFile'] as const;
+export type CodeBlockAction = (typeof CODE_BLOCK_ACTIONS)[number];
 
-export type WebviewToHost =
-  | { type: 'ready' }
-  | { type: 'send'; text: string }
-  | { type: 'stop' }
-  | { type: 'regenerate' }
-  | { type: 'retry' }
-  | { type: 'editAndResend'; turnId: string; text: string }
-  | { type: 'setModel'; model: string }
-  | { type: 'newChat' }
-  | { type: 'openConversation'; id: string }
-  | { type: 'renameConversation'; id: string }
-  | { type: 'deleteConversation'; id: string }
-  | { type: 'exportConversation'; id: string }
-  | { type: 'copy'; text: string }
-  | { type: 'codeAction'; action: CodeBlockAction; code: string; language: string }
-  | { type: 'openLink'; href: string }
-  | { type: 'setApiKey' }
-  | { type: 'openSettings' }
-  | { type: 'errorAction'; turnId: string; action: NonNullable<TurnError['action']> }
-  | ContextWebviewMessage;
+const text = v.string();
+const id = v.pipe(v.string(), v.nonEmpty());
+/** A model id: never empty (a missing one used to be stored as the text "undefined"). */
+const modelId = v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(256));
+
+/**
+ * Every message the webview may send, by `type`, with the schema of its other fields. The `WebviewToHost`
+ * type is derived from this table, and the host's dispatcher must handle each entry (a typed table, too).
+ */
+const WEBVIEW_MESSAGES = {
+  ready: v.object({}),
+  send: v.object({ text }),
+  stop: v.object({}),
+  regenerate: v.object({}),
+  retry: v.object({}),
+  editAndResend: v.object({ turnId: id, text }),
+  setModel: v.object({ model: modelId }),
+  newChat: v.object({}),
+  openConversation: v.object({ id }),
+  renameConversation: v.object({ id }),
+  deleteConversation: v.object({ id }),
+  exportConversation: v.object({ id }),
+  copy: v.object({ text }),
+  codeAction: v.object({ action: v.picklist(CODE_BLOCK_ACTIONS), code: text, language: text }),
+  openLink: v.object({ href: text }),
+  setApiKey: v.object({}),
+  openSettings: v.object({}),
+  errorAction: v.object({ turnId: id, action: v.picklist(ERROR_ACTIONS) }),
+  // Context (attachments): the # picker's searches and choices, the chips, files dropped on the view.
+  contextQuery: v.object({
+    requestId: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    mode: v.picklist(PICKER_MODES),
+    query: v.pipe(v.string(), v.maxLength(1000)),
+  }),
+  addContext: v.object({ key: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096)) }),
+  removeContext: v.object({ id }),
+  openContext: v.object({ id }),
+  openAttachment: v.object({ turnId: id, attachmentId: id }),
+  acceptSuggestion: v.object({}),
+  dismissSuggestion: v.object({}),
+  dropFiles: v.object({ uris: v.pipe(v.array(v.pipe(v.string(), v.maxLength(4096))), v.maxLength(100)) }),
+} satisfies Record<string, v.ObjectSchema<v.ObjectEntries, undefined>>;
+
+type WebviewMessages = typeof WEBVIEW_MESSAGES;
+export type WebviewMessageType = keyof WebviewMessages;
+export type WebviewToHost = {
+  [K in WebviewMessageType]: { type: K } & v.InferOutput<WebviewMessages[K]>;
+}[WebviewMessageType];
+
+/** The messages about attachments, handled by the session's context (src/host/context/chatContext.ts). */
+export type ContextWebviewMessage = Extract<
+  WebviewToHost,
+  {
+    type:
+      | 'contextQuery'
+      | 'addContext'
+      | 'removeContext'
+      | 'openContext'
+      | 'openAttachment'
+      | 'acceptSuggestion'
+      | 'dismissSuggestion'
+      | 'dropFiles';
+  }
+>;
+
+/** The message types, for tests and for the dispatcher's coverage. */
+export const WEBVIEW_MESSAGE_TYPES = Object.keys(WEBVIEW_MESSAGES) as WebviewMessageType[];
+
+const schemas = new Map<string, v.ObjectSchema<v.ObjectEntries, undefined>>(Object.entries(WEBVIEW_MESSAGES));
+
+/** The outcome of checking one message: the typed message, or which type it claimed and what is wrong. */
+type WebviewMessageCheck =
+  | { ok: true; message: WebviewToHost }
+  /** `type` is the claimed message type, or undefined when it names none; `problem` never quotes the value. */
+  | { ok: false; type: WebviewMessageType | undefined; problem: string };
+
+/** Validates an unknown message from the webview field by field. */
+export function checkWebviewMessage(value: unknown): WebviewMessageCheck {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  const schema = typeof type === 'string' ? schemas.get(type) : undefined;
+  if (!schema) return { ok: false, type: undefined, problem: 'no known message type' };
+  const result = v.safeParse(schema, value);
+  if (result.success) return { ok: true, message: { ...result.output, type } as WebviewToHost };
+  // Names the field and what it should be; the value itself may be a user's text and is not logged.
+  const problem = result.issues.map(describeIssue).join('; ');
+  return { ok: false, type: type as WebviewMessageType, problem };
+}
+
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const field = v.getDotPath(issue) ?? 'message';
+  if (issue.kind !== 'schema') return `${field}: fails ${issue.type} (expected ${issue.expected})`;
+  return issue.input === undefined ? `${field}: missing` : `${field}: expected ${issue.expected}`;
+}
 
 /** Narrows an unknown message from the webview to a `WebviewToHost`, or undefined when malformed. */
 export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const type = (value as { type?: unknown }).type;
-  return typeof type === 'string' && WEBVIEW_MESSAGE_TYPES.has(type) ? (value as WebviewToHost) : undefined;
+  const check = checkWebviewMessage(value);
+  return check.ok ? check.message : undefined;
 }
-
-const WEBVIEW_MESSAGE_TYPES = new Set<string>([
-  'ready',
-  'send',
-  'stop',
-  'regenerate',
-  'retry',
-  'editAndResend',
-  'setModel',
-  'newChat',
-  'openConversation',
-  'renameConversation',
-  'deleteConversation',
-  'exportConversation',
-  'copy',
-  'codeAction',
-  'openLink',
-  'setApiKey',
-  'openSettings',
-  'errorAction',
-  'contextQuery',
-  'addContext',
-  'removeContext',
-  'openContext',
-  'openAttachment',
-  'acceptSuggestion',
-  'dismissSuggestion',
-  'dropFiles',
-]);
 
 export type { AssistantTurn };

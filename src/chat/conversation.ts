@@ -85,7 +85,7 @@ export function startAssistantTurn(
 }
 
 /** Finds a turn by id, looking at the newest first because that is where streaming happens. */
-export function findTurn(conv: Conversation, turnId: string): Turn | undefined {
+function findTurn(conv: Conversation, turnId: string): Turn | undefined {
   for (let i = conv.turns.length - 1; i >= 0; i--) {
     if (conv.turns[i].id === turnId) return conv.turns[i];
   }
@@ -121,7 +121,7 @@ export function retractReasoning(conv: Conversation, turnId: string): AssistantT
 }
 
 /** How a finished turn ended. */
-export interface TurnOutcome {
+interface TurnOutcome {
   status: Exclude<TurnStatus, 'streaming'>;
   usage?: Usage;
   error?: TurnError;

@@ -1,7 +1,7 @@
 /** Prompts for the editor commands. Pure: the host passes in what it read from the editor. */
 import type { ChatMessage } from '../gateway/types';
 
-export interface CodeContext {
+interface CodeContext {
   fileName: string;
   languageId: string;
   /** Text of the selection to rewrite; empty when generating at the cursor. */

@@ -9,10 +9,10 @@ import { type Attachment, CONTEXT_KINDS } from './context/types';
 import type { AssistantTurn, Conversation, ConversationSummary, Turn, TurnStatus } from './types';
 
 /** The format version written by this code. */
-export const STORE_FORMAT_VERSION = 1;
+const STORE_FORMAT_VERSION = 1;
 
 /** The result of parsing a stored file: the value, or why it was refused. */
-export type ParseResult<T> =
+type ParseResult<T> =
   | { ok: true; value: T }
   /** `newer` marks a file from a newer version of the extension: skipped, but neither corrupt nor backed up. */
   | { ok: false; reason: string; newer?: boolean };

@@ -83,7 +83,7 @@ export async function backUpCorrupt(
 }
 
 /** `20261122T073455123Z`: sortable, unique to the millisecond, and legal in file names everywhere. */
-export function backupStamp(ms: number): string {
+function backupStamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:.]/g, '');
 }
 

@@ -72,7 +72,7 @@ export function estimateMessagesTokens(messages: readonly ChatMessage[]): number
 }
 
 /** The outcome of `planContextFit`. */
-export interface ContextFitPlan {
+interface ContextFitPlan {
   /** Whether the messages fit as they are. */
   fits: boolean;
   /** Estimated prompt tokens of the messages as given. */

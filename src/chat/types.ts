@@ -9,7 +9,8 @@ export type TurnStatus = 'streaming' | 'complete' | 'stopped' | 'error' | 'inter
  * What the user can do about an error, shown as a button next to Retry. `openSettings` (a gateway that
  * cannot be reached) opens `modelGateway.baseUrl` and comes with a Show Log button (`showLog`).
  */
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'dropOldestTurns' | 'showLog';
+export const ERROR_ACTIONS = ['setApiKey', 'openSettings', 'dropOldestTurns', 'showLog'] as const;
+export type ErrorAction = (typeof ERROR_ACTIONS)[number];
 
 export interface TurnError {
   /** A message that names the cause and the next step. */

@@ -24,7 +24,7 @@ function count(value: unknown): number {
 }
 
 /** Normalises a `usage` object; undefined when the value is not one. */
-export function normaliseUsage(value: unknown): Usage | undefined {
+function normaliseUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;
   const prompt = count(value.prompt_tokens ?? value.input_tokens);
   const completion = count(value.completion_tokens ?? value.output_tokens);

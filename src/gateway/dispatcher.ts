@@ -2,7 +2,7 @@
 
 import { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from './undici';
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   /** Explicit proxy URL (http:// or https://). */
   proxy?: string;
   connectTimeoutMs: number;

@@ -4,7 +4,7 @@
  * gateways, HTML pages from proxies and CDNs, plain text, or nothing at all.
  */
 
-export interface ErrorBodyInfo {
+interface ErrorBodyInfo {
   message?: string;
   code?: string;
   type?: string;
@@ -15,7 +15,7 @@ export interface ErrorBodyInfo {
 }
 
 /** Longest gateway message kept; bodies can be huge and a UI line is not. */
-export const MAX_GATEWAY_MESSAGE = 300;
+const MAX_GATEWAY_MESSAGE = 300;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -24,7 +24,7 @@ function isObject(value: unknown): value is Record<string, Json> {
 }
 
 /** Turns any JSON value into readable text; never `[object Object]`. */
-export function jsonToText(value: unknown): string | undefined {
+function jsonToText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string') return value.trim() || undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

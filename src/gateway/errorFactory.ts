@@ -20,7 +20,7 @@ import { isRetryableStatus, parseRetryAfter } from './retry';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
-export interface HttpErrorInput {
+interface HttpErrorInput {
   status: number;
   headers: HeaderMap;
   body: string;

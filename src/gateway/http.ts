@@ -6,7 +6,7 @@ import { Exchange, type ExchangeEnv, type ExchangeRequest } from './exchange';
 import { backoffDelay, sleep } from './retry';
 import type { RetryOptions } from './types';
 
-export interface SendOptions {
+interface SendOptions {
   retry: RetryOptions;
   /** 'image_download' selects image-link wording for HTTP errors. */
   errorContext?: 'api' | 'image_download';

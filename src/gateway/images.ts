@@ -16,7 +16,7 @@ import {
 import { detectImageFormat } from './imageFormat';
 import type { GeneratedImage, ImageGenerationResult, RetryOptions } from './types';
 
-export interface ImageContext {
+interface ImageContext {
   env: ExchangeEnv;
   /** Only links on this origin receive the API key. */
   gatewayOrigin: string;
@@ -86,7 +86,7 @@ function imageLink(raw: string, base?: URL): URL {
 }
 
 /** Downloads one image link now (links expire): http(s) only, key only on the gateway's origin, ≤ 3 redirects. */
-export async function downloadImage(link: string, ctx: ImageContext): Promise<Uint8Array> {
+async function downloadImage(link: string, ctx: ImageContext): Promise<Uint8Array> {
   let url = imageLink(link);
   for (let hop = 0; ; hop++) {
     const headers: Record<string, string> = { 'User-Agent': ctx.userAgent, Accept: 'image/*' };
@@ -181,7 +181,7 @@ async function toImage(
 }
 
 /** The parsed response, with its b64_json images already decoded (see imageBody.ts). */
-export interface ImageResponse {
+interface ImageResponse {
   body: unknown;
   images: Uint8Array[];
 }

@@ -46,5 +46,5 @@ export {
 } from './models';
 export type { ImageModelInfo, ModelInfo } from './models';
 export { ThinkTagSplitter } from './thinkTags';
-export { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from './validate';
+export { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from './types';
 export type * from './types';

@@ -22,6 +22,11 @@ export interface ImageModelInfo {
 /** Every text model of the spec has a 200K context. */
 export const CONTEXT_TOKENS = 200_000;
 
+/** A context size as people write it: 200K. */
+export function formatContextSize(tokens: number): string {
+  return tokens >= 1000 ? `${Math.round(tokens / 1000)}K` : String(tokens);
+}
+
 const THINKING_SUFFIX = '-thinking';
 
 function textModel(id: string, group: string, note: string, maxOutputTokens: number): ModelInfo {
@@ -72,6 +77,9 @@ export const IMAGE_MODELS: readonly ImageModelInfo[] = Object.freeze([
 ]);
 
 export const DEFAULT_IMAGE_MODEL = 'beta-image-2';
+
+/** The chat model used until the user picks another (`modelGateway.chat.model`). */
+export const DEFAULT_CHAT_MODEL = 'alpha-sonnet-4-5-20250929';
 
 /** Looks a text model up in the catalogue (extra ids are not in it; use `listChatModels`). */
 export function findModel(id: string): ModelInfo | undefined {

@@ -16,7 +16,7 @@ export interface NetworkContext {
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO/i;
 
 /** The error code of an error or of its cause chain ('' when there is none). */
-export function errorCode(e: unknown): string {
+function errorCode(e: unknown): string {
   if (typeof e !== 'object' || e === null) return '';
   const code = (e as { code?: unknown }).code;
   const cause = (e as { cause?: unknown }).cause;

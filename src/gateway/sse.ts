@@ -15,7 +15,7 @@ import type { StreamEvent } from './types';
 /** Bytes of a socket read decoded and fed to the parser at a time. */
 const FEED_SLICE = 2048;
 
-export interface ReaderOptions {
+interface ReaderOptions {
   /** The requested model: the fallback for events and the thinking-model hint for think tags. */
   model: string;
   secret?: string;
@@ -23,7 +23,7 @@ export interface ReaderOptions {
   maxJsonBytes?: number;
 }
 
-export interface ChatStreamOptions extends ReaderOptions {
+interface ChatStreamOptions extends ReaderOptions {
   contentType: string;
 }
 
@@ -42,7 +42,7 @@ interface Received {
  * Where a body's bytes come from: anything with `read()` (the client's exchange, whose reads run its
  * timers and hand back the chunk it already peeked), or any async iterable of chunks.
  */
-export type ByteSource = { read(): Promise<Uint8Array | undefined> } | AsyncIterable<Uint8Array>;
+type ByteSource = { read(): Promise<Uint8Array | undefined> } | AsyncIterable<Uint8Array>;
 
 interface Reader {
   read(): Promise<Uint8Array | undefined>;

@@ -1,6 +1,6 @@
 /** Wire and client types for the Model Gateway /v1 API (chat completions and image generation). */
 
-export type ChatRole = 'system' | 'user' | 'assistant';
+type ChatRole = 'system' | 'user' | 'assistant';
 
 /** One message of the conversation sent to the gateway. */
 export interface ChatMessage {
@@ -60,9 +60,15 @@ export type StreamEvent =
   | (StreamEventBase & { type: 'usage'; usage: Usage })
   | (StreamEventBase & { type: 'finish'; reason: string });
 
-export type ImageSize = '1024x1024' | '1536x1024' | '1024x1536' | '2048x2048' | '4096x4096';
-export type ImageQuality = 'auto' | 'high' | 'medium' | 'low';
-export type ImageResponseFormat = 'url' | 'b64_json';
+/** Every image size the gateway accepts, in the order a picker shows them. */
+export const IMAGE_SIZES = ['1024x1024', '1536x1024', '1024x1536', '2048x2048', '4096x4096'] as const;
+export type ImageSize = (typeof IMAGE_SIZES)[number];
+/** Every image quality the gateway accepts. */
+export const IMAGE_QUALITIES = ['auto', 'high', 'medium', 'low'] as const;
+export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
+/** Every way the gateway can return images; the first is the advised one. */
+export const IMAGE_RESPONSE_FORMATS = ['b64_json', 'url'] as const;
+export type ImageResponseFormat = (typeof IMAGE_RESPONSE_FORMATS)[number];
 
 /** Body of POST /v1/images/generations. */
 export interface ImageGenerationRequest {

@@ -1,24 +1,15 @@
 /** Client-side checks run before anything is sent, so mistakes surface as clear messages, not gateway 400s. */
 
 import { ValidationError } from './errors';
-import type {
-  ChatCompletionRequest,
-  ImageGenerationRequest,
-  ImageQuality,
-  ImageResponseFormat,
-  ImageSize,
+import {
+  IMAGE_QUALITIES,
+  IMAGE_RESPONSE_FORMATS,
+  IMAGE_SIZES,
+  type ChatCompletionRequest,
+  type ImageGenerationRequest,
 } from './types';
 
 const ROLES = new Set(['system', 'user', 'assistant']);
-export const IMAGE_SIZES: readonly ImageSize[] = [
-  '1024x1024',
-  '1536x1024',
-  '1024x1536',
-  '2048x2048',
-  '4096x4096',
-];
-export const IMAGE_QUALITIES: readonly ImageQuality[] = ['auto', 'high', 'medium', 'low'];
-export const IMAGE_RESPONSE_FORMATS: readonly ImageResponseFormat[] = ['url', 'b64_json'];
 
 function fail(message: string): never {
   throw new ValidationError(`Invalid request: ${message}`);

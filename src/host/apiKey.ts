@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 const SECRET_KEY = 'modelGateway.apiKey';
-export const API_KEY_ENV = 'MODEL_GATEWAY_API_KEY';
+const API_KEY_ENV = 'MODEL_GATEWAY_API_KEY';
 
 /** The API key: kept only in SecretStorage, with the MODEL_GATEWAY_API_KEY environment variable as fallback. */
 export class ApiKeyStore {

@@ -1,11 +1,13 @@
 import { findModel, isThinkingModel } from '../gateway/models';
 import type { ChatCompletionRequest, ChatMessage } from '../gateway/types';
 import type { ExtensionConfig } from './config';
+import { DEFAULT_MAX_TOKENS, THINKING_MAX_TOKENS } from './settings';
 
 /** Output tokens to ask for: the setting, else a default that leaves thinking models room to reason. */
 export function maxTokensFor(model: string, config: ExtensionConfig): number {
   if (config.chat.maxTokens) return config.chat.maxTokens;
-  return isThinkingModel(model) ? 32_000 : Math.min(8192, findModel(model)?.maxOutputTokens ?? 8192);
+  if (isThinkingModel(model)) return THINKING_MAX_TOKENS;
+  return Math.min(DEFAULT_MAX_TOKENS, findModel(model)?.maxOutputTokens ?? DEFAULT_MAX_TOKENS);
 }
 
 /** A chat request with the sampling settings applied. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
+import { SETTINGS, type EnumSettingKey, type RangeSettingKey } from './settings';
 
 /** The extension's settings, validated; invalid values fall back to defaults and are reported. */
 export interface ExtensionConfig {
@@ -29,25 +30,16 @@ export interface ExtensionConfig {
   };
 }
 
-export const IMAGE_SIZES: readonly ImageSize[] = [
-  '1024x1024',
-  '1536x1024',
-  '1024x1536',
-  '2048x2048',
-  '4096x4096',
-];
-export const IMAGE_QUALITIES: readonly ImageQuality[] = ['auto', 'high', 'medium', 'low'];
-export const IMAGE_FORMATS: readonly ImageResponseFormat[] = ['b64_json', 'url'];
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
-export const DEFAULT_CHAT_MODEL = 'alpha-sonnet-4-5-20250929';
-
 /** Reads and validates every `modelGateway.*` setting. */
 export function readConfig(): { config: ExtensionConfig; problems: string[] } {
   const c = vscode.workspace.getConfiguration('modelGateway');
   const problems: string[] = [];
   const reader = new SettingReader(c, problems);
-  const baseUrl = reader.url('baseUrl', DEFAULT_BASE_URL);
-  const proxySetting = reader.string('network.proxy', '').trim();
+  const chatModel = SETTINGS['chat.model'].default;
+  const imageModel = SETTINGS['images.model'].default;
+  const folder = SETTINGS['images.folder'].default;
+  const baseUrl = reader.url('baseUrl', SETTINGS.baseUrl.default);
+  const proxySetting = reader.string('network.proxy', SETTINGS['network.proxy'].default).trim();
   const httpProxy = vscode.workspace.getConfiguration('http').get<string>('proxy', '').trim();
   const proxy = proxySetting || httpProxy || undefined;
   if (proxySetting && !/^https?:\/\//i.test(proxySetting)) {
@@ -60,27 +52,27 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
     config: {
       baseUrl,
       proxy: proxy && /^https?:\/\//i.test(proxy) ? proxy : undefined,
-      retries: reader.number('network.retries', 2, 0, 10, true),
-      firstByteTimeoutMs: reader.number('network.firstByteTimeoutSeconds', 300, 5, 3600) * 1000,
-      idleTimeoutMs: reader.number('network.idleTimeoutSeconds', 120, 5, 3600) * 1000,
+      retries: reader.number('network.retries'),
+      firstByteTimeoutMs: reader.number('network.firstByteTimeoutSeconds') * 1000,
+      idleTimeoutMs: reader.number('network.idleTimeoutSeconds') * 1000,
       chat: {
-        model: reader.string('chat.model', DEFAULT_CHAT_MODEL).trim() || DEFAULT_CHAT_MODEL,
+        model: reader.string('chat.model', chatModel).trim() || chatModel,
         extraModels: reader.stringArray('chat.extraModels'),
-        temperature: reader.number('chat.temperature', 1, 0, 2),
-        topP: reader.optionalNumber('chat.topP', 0, 1, false),
-        maxTokens: reader.optionalNumber('chat.maxTokens', 1, 10_000_000, true),
-        stop: reader.stringArray('chat.stop').slice(0, 4),
-        systemPrompt: reader.string('chat.systemPrompt', ''),
+        temperature: reader.number('chat.temperature'),
+        topP: reader.optionalNumber('chat.topP'),
+        maxTokens: reader.optionalNumber('chat.maxTokens'),
+        stop: reader.stringArray('chat.stop').slice(0, SETTINGS['chat.stop'].maxItems),
+        systemPrompt: reader.string('chat.systemPrompt', SETTINGS['chat.systemPrompt'].default),
       },
       images: {
-        model: reader.string('images.model', 'beta-image-2').trim() || 'beta-image-2',
-        size: reader.oneOf('images.size', IMAGE_SIZES, '1024x1024'),
-        quality: reader.oneOf('images.quality', IMAGE_QUALITIES, 'auto'),
-        count: reader.number('images.count', 1, 1, 4, true),
-        responseFormat: reader.oneOf('images.responseFormat', IMAGE_FORMATS, 'b64_json'),
-        folder: reader.string('images.folder', 'assets/generated').trim() || 'assets/generated',
-        timeoutMs: reader.number('images.timeoutSeconds', 300, 120, 3600) * 1000,
-        writeMetadata: reader.boolean('images.writeMetadata', false),
+        model: reader.string('images.model', imageModel).trim() || imageModel,
+        size: reader.oneOf('images.size'),
+        quality: reader.oneOf('images.quality'),
+        count: reader.number('images.count'),
+        responseFormat: reader.oneOf('images.responseFormat'),
+        folder: reader.string('images.folder', folder).trim() || folder,
+        timeoutMs: reader.number('images.timeoutSeconds') * 1000,
+        writeMetadata: reader.boolean('images.writeMetadata', SETTINGS['images.writeMetadata'].default),
       },
     },
   };
@@ -118,33 +110,23 @@ class SettingReader {
     return fallback;
   }
 
-  number(key: string, fallback: number, min: number, max: number, integer = false): number {
+  /** A number setting, within the range its table entry gives. */
+  number(key: RangeSettingKey & NumberDefaultKey): number {
+    const { default: fallback, minimum: min, maximum: max } = SETTINGS[key];
+    const integer = isInteger(key);
     const v = this.c.get<unknown>(key, fallback);
-    if (
-      typeof v === 'number' &&
-      Number.isFinite(v) &&
-      v >= min &&
-      v <= max &&
-      (!integer || Number.isInteger(v))
-    ) {
-      return v;
-    }
+    if (inRange(v, min, max, integer)) return v;
     this.bad(key, `${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`, fallback);
     return fallback;
   }
 
-  optionalNumber(key: string, min: number, max: number, integer: boolean): number | undefined {
+  /** A number setting that may be null (left to the server). */
+  optionalNumber(key: Exclude<RangeSettingKey, NumberDefaultKey>): number | undefined {
+    const { minimum: min, maximum: max } = SETTINGS[key];
+    const integer = isInteger(key);
     const v = this.c.get<unknown>(key, null);
     if (v === null || v === undefined) return undefined;
-    if (
-      typeof v === 'number' &&
-      Number.isFinite(v) &&
-      v >= min &&
-      v <= max &&
-      (!integer || Number.isInteger(v))
-    ) {
-      return v;
-    }
+    if (inRange(v, min, max, integer)) return v;
     this.bad(key, `null or ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`, null);
     return undefined;
   }
@@ -158,16 +140,32 @@ class SettingReader {
     return [];
   }
 
-  oneOf<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+  /** A setting with a fixed list of values (its table entry's `enum`). */
+  oneOf<K extends EnumSettingKey>(key: K): (typeof SETTINGS)[K]['enum'][number] {
+    const { enum: allowed, default: fallback } = SETTINGS[key];
     const v = this.c.get<unknown>(key, fallback);
-    if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+    if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as typeof fallback;
     this.bad(key, `one of ${allowed.join(', ')}`, fallback);
     return fallback;
   }
 }
 
+type NumberDefaultKey = {
+  [K in RangeSettingKey]: (typeof SETTINGS)[K]['default'] extends number ? K : never;
+}[RangeSettingKey];
+
+function isInteger(key: RangeSettingKey): boolean {
+  return 'integer' in SETTINGS[key];
+}
+
+function inRange(v: unknown, min: number, max: number, integer: boolean): v is number {
+  return (
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v))
+  );
+}
+
 /** True for an absolute http(s) URL. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
     return u.protocol === 'http:' || u.protocol === 'https:';

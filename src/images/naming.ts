@@ -60,7 +60,7 @@ export function extensionFor(format: ImageFormat): string {
 }
 
 /** What `imageFileName` needs. */
-export interface ImageNameParts {
+interface ImageNameParts {
   prompt: string;
   /** When the image was made; written in local time, as the user reads it. */
   timestamp: Date;

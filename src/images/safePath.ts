@@ -8,7 +8,7 @@
 import { isWindowsReservedName } from './naming';
 
 /** The folder as normalised segments relative to the workspace root, or why it is refused. */
-export type SafePathResult = { ok: true; segments: string[] } | { ok: false; reason: string };
+type SafePathResult = { ok: true; segments: string[] } | { ok: false; reason: string };
 
 /** An absolute path split into its root (`''`, `c:` or `//server/share`) and its segments. */
 interface AbsolutePath {

@@ -2,10 +2,10 @@
 import type { ImageQuality, ImageSize } from '../gateway/types';
 
 /** Version of the sidecar format, so later readers can tell what they are looking at. */
-export const SIDECAR_VERSION = 1;
+const SIDECAR_VERSION = 1;
 
 /** What is recorded about one generated image. */
-export interface SidecarInput {
+interface SidecarInput {
   prompt: string;
   /** The prompt as the provider rewrote it, when it said so. */
   revisedPrompt?: string;

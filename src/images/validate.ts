@@ -1,34 +1,24 @@
 /** Checks of image generation options (from settings or a picker) with messages a user can act on. */
-import type { ImageGenerationRequest, ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
+import {
+  IMAGE_QUALITIES,
+  IMAGE_RESPONSE_FORMATS,
+  IMAGE_SIZES,
+  type ImageGenerationRequest,
+  type ImageQuality,
+  type ImageResponseFormat,
+  type ImageSize,
+} from '../gateway/types';
 
-// Records keyed by the shared union types: the compiler rejects a missing or unknown member, so
-// these lists cannot drift from src/gateway/types.ts.
-const SIZES: Record<ImageSize, true> = {
-  '1024x1024': true,
-  '1536x1024': true,
-  '1024x1536': true,
-  '2048x2048': true,
-  '4096x4096': true,
-};
-const QUALITIES: Record<ImageQuality, true> = { auto: true, high: true, medium: true, low: true };
-const FORMATS: Record<ImageResponseFormat, true> = { url: true, b64_json: true };
-
-/** Every size the gateway accepts, in the order a picker shows them. */
-export const IMAGE_SIZES = Object.keys(SIZES) as readonly ImageSize[];
-/** Every quality the gateway accepts. */
-export const IMAGE_QUALITIES = Object.keys(QUALITIES) as readonly ImageQuality[];
-/** Every response format the gateway accepts. */
-export const IMAGE_RESPONSE_FORMATS = Object.keys(FORMATS) as readonly ImageResponseFormat[];
 /** Most images one request may ask for. */
 export const MAX_IMAGES_PER_REQUEST = 4;
 /** Longest prompt accepted, in characters (the most generous common provider limit). */
 export const MAX_PROMPT_LENGTH = 32000;
 
 /** The options of an image request other than prompt and model. */
-export type ImageOptions = Pick<ImageGenerationRequest, 'n' | 'size' | 'quality' | 'response_format'>;
+type ImageOptions = Pick<ImageGenerationRequest, 'n' | 'size' | 'quality' | 'response_format'>;
 
 /** Options as they arrive from configuration: anything, to be checked. */
-export interface ImageOptionsInput {
+interface ImageOptionsInput {
   n?: unknown;
   size?: unknown;
   quality?: unknown;
@@ -36,20 +26,20 @@ export interface ImageOptionsInput {
 }
 
 /** Valid options, or every problem found (not just the first), each a full sentence. */
-export type ImageOptionsValidation = { ok: true; options: ImageOptions } | { ok: false; errors: string[] };
+type ImageOptionsValidation = { ok: true; options: ImageOptions } | { ok: false; errors: string[] };
 
 /** Whether `value` is a supported image size. */
-export function isImageSize(value: unknown): value is ImageSize {
+function isImageSize(value: unknown): value is ImageSize {
   return (IMAGE_SIZES as readonly unknown[]).includes(value);
 }
 
 /** Whether `value` is a supported image quality. */
-export function isImageQuality(value: unknown): value is ImageQuality {
+function isImageQuality(value: unknown): value is ImageQuality {
   return (IMAGE_QUALITIES as readonly unknown[]).includes(value);
 }
 
 /** Whether `value` is a supported response format. */
-export function isImageResponseFormat(value: unknown): value is ImageResponseFormat {
+function isImageResponseFormat(value: unknown): value is ImageResponseFormat {
   return (IMAGE_RESPONSE_FORMATS as readonly unknown[]).includes(value);
 }
 

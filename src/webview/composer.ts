@@ -2,7 +2,7 @@
 import { h, icon, iconButton } from './dom';
 
 /** What the composer asks of its owner. */
-export interface ComposerHandlers {
+interface ComposerHandlers {
   send(text: string): void;
   stop(): void;
   draftChanged(text: string): void;

@@ -3,7 +3,7 @@ import type { ModelOption } from '../protocol';
 import { h, iconButton } from './dom';
 
 /** What the header asks of its owner. */
-export interface HeaderHandlers {
+interface HeaderHandlers {
   selectModel(model: string): void;
   newChat(): void;
   toggleHistory(): void;

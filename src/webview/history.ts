@@ -15,7 +15,7 @@ const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
 ];
 
 /** "5 minutes ago", "yesterday", "just now". */
-export function relativeTime(timestamp: number, now = Date.now()): string {
+function relativeTime(timestamp: number, now = Date.now()): string {
   const seconds = Math.round((timestamp - now) / 1000);
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);

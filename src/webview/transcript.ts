@@ -24,7 +24,7 @@ const BATCH_CHARS = 24_000;
 const LOAD_MARGIN_PX = 1200;
 
 /** What the transcript reports to its owner. */
-export interface TranscriptHandlers extends TurnContext {
+interface TranscriptHandlers extends TurnContext {
   announce(text: string): void;
   totalChanged(tokens: number): void;
   busyChanged(busy: boolean): void;

@@ -2,7 +2,7 @@
 import type { HostToWebview, WebviewToHost } from '../protocol';
 
 /** What the webview remembers across reloads; the conversation itself lives in the host. */
-export interface UiState {
+interface UiState {
   conversationId?: string;
   /** Distance from the bottom of the transcript in px, so a reload lands where the reader was. */
   scrollFromBottom?: number;
@@ -45,25 +45,28 @@ export function saveUiState(patch: Partial<UiState>): void {
   vscode().setState({ ...loadUiState(), ...patch });
 }
 
-const HOST_MESSAGE_TYPES = new Set<string>([
-  'state',
-  'turnsAdded',
-  'delta',
-  'turnFinished',
-  'turnsRemoved',
-  'history',
-  'models',
-  'onboarding',
-  'focusComposer',
-  'contextChips',
-  'contextResults',
-  'notice',
-  'restoreDraft',
-]);
+/** Every message type the host sends; typed, so the compiler asks for a new one here. */
+const HOST_MESSAGE_TYPES: Record<HostToWebview['type'], true> = {
+  state: true,
+  turnsAdded: true,
+  delta: true,
+  turnFinished: true,
+  turnsRemoved: true,
+  history: true,
+  models: true,
+  onboarding: true,
+  focusComposer: true,
+  contextChips: true,
+  contextResults: true,
+  notice: true,
+  restoreDraft: true,
+};
 
 /** Narrows a window message to a host message; anything else (other frames, extensions) is ignored. */
 export function parseHostMessage(data: unknown): HostToWebview | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const type = (data as { type?: unknown }).type;
-  return typeof type === 'string' && HOST_MESSAGE_TYPES.has(type) ? (data as HostToWebview) : undefined;
+  return typeof type === 'string' && Object.hasOwn(HOST_MESSAGE_TYPES, type)
+    ? (data as HostToWebview)
+    : undefined;
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerHeadline, expectedCode } from '../gateway-emulator';
-import { readImageDimensions } from '../../src/images/pngInfo';
+import { readImageDimensions } from '../support/pngInfo';
 import {
   acceptInputBox,
   clickNotificationButton,

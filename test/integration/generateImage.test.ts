@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readImageDimensions } from '../../src/images/pngInfo';
+import { readImageDimensions } from '../support/pngInfo';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
 

@@ -2,7 +2,7 @@
 // cannot send it requests here (see docs/architecture.md), so the handler comes from the API activate() returns.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readImageDimensions } from '../../src/images/pngInfo';
+import { readImageDimensions } from '../support/pngInfo';
 import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
 import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
 

@@ -9,10 +9,11 @@ import type { ApiKeyStore } from '../apiKey';
 import type { ConfigState } from '../configState';
 import type { ContextServices } from '../context/chatContext';
 import type { GatewayService } from '../gatewayService';
+import type { ChatState } from './chatPorts';
 import { ChatSession } from './chatSession';
 
 /** What every chat UI shares: the store, the gateway, settings, the history list and onboarding state. */
-export class ChatHub implements vscode.Disposable {
+export class ChatHub implements ChatState, vscode.Disposable {
   history: ConversationSummary[] = [];
   onboarding: OnboardingState = { hasApiKey: false, hasBaseUrl: true };
   private readonly sessions = new Set<ChatSession>();
@@ -101,6 +102,11 @@ export class ChatHub implements vscode.Disposable {
     const summary = summarize(conversation);
     this.history = [summary, ...this.history.filter((s) => s.id !== summary.id)];
     this.broadcast({ type: 'history', history: this.history });
+  }
+
+  /** Saves a conversation soon; writes coalesce while an answer streams. */
+  scheduleSave(conversation: Conversation): void {
+    this.store.scheduleSave(conversation);
   }
 
   /** Saves a conversation now (end of a turn, rename, model change). */

@@ -1,35 +1,39 @@
 import * as vscode from 'vscode';
 import { addUserTurn, createConversation, startAssistantTurn, truncateFrom } from '../../chat/conversation';
 import { toGatewayMessages } from '../../chat/messages';
-import { planAttachmentFit, type Attachment } from '../../chat/context';
 import { estimateMessagesTokens, estimateTokens, planContextFit, dropOldestTurns } from '../../chat/tokens';
 import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
+import { planAttachmentFit, type Attachment } from '../../chat/context';
+import { CONTEXT_TOKENS, formatContextSize } from '../../gateway/models';
 import { ChatContext } from '../context/chatContext';
 import { openAttachment } from '../context/openAttachment';
 import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
-import type { ChatViewState, HostToWebview, WebviewToHost } from '../../protocol';
-import type { ChatHub } from './chatHub';
+import type { ChatViewState, HostToWebview } from '../../protocol';
+import type { ChatSessionActions, ChatState } from './chatPorts';
 import { streamTurn } from './streamTurn';
-import { handleWebviewAction } from './webviewActions';
+import { createWebviewDispatcher } from './webviewActions';
 
-const CONTEXT_TOKENS = 200_000;
+const CONTEXT = formatContextSize(CONTEXT_TOKENS);
 
 /** One chat UI (sidebar view or editor tab) and the conversation it shows; survives its webview being recreated. */
-export class ChatSession implements vscode.Disposable {
+export class ChatSession implements ChatSessionActions, vscode.Disposable {
   private webview: vscode.Webview | undefined;
   private inflight: { abort: AbortController; done: Promise<void> } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly attachment: vscode.Disposable[] = [];
+
+  private readonly dispatch: (raw: unknown) => Promise<void>;
   /** The composer's attachments (chips) and the `#` picker. */
   readonly context: ChatContext;
 
   constructor(
-    private readonly hub: ChatHub,
+    private readonly chat: ChatState,
     public conversation: Conversation,
   ) {
+    this.dispatch = createWebviewDispatcher(this, chat);
     this.context = new ChatContext(
-      hub.contextServices,
+      chat.contextServices,
       (m) => this.post(m),
       () => CONTEXT_TOKENS,
     );
@@ -40,7 +44,7 @@ export class ChatSession implements vscode.Disposable {
   attach(webview: vscode.Webview): void {
     this.detach();
     this.webview = webview;
-    webview.onDidReceiveMessage((raw) => this.receive(raw), undefined, this.attachment);
+    webview.onDidReceiveMessage((raw) => void this.receive(raw), undefined, this.attachment);
   }
 
   /** Forgets the webview; a stream in progress goes on and is saved. */
@@ -62,9 +66,9 @@ export class ChatSession implements vscode.Disposable {
   postState(): void {
     const state: ChatViewState = {
       conversation: this.conversation,
-      models: this.hub.modelOptions(),
-      history: this.hub.history,
-      onboarding: this.hub.onboarding,
+      models: this.chat.modelOptions(),
+      history: this.chat.history,
+      onboarding: this.chat.onboarding,
       busy: this.busy,
     };
     this.post({ type: 'state', state });
@@ -81,7 +85,13 @@ export class ChatSession implements vscode.Disposable {
   /** Starts a new, empty conversation unless the current one is already empty. */
   async newChat(): Promise<void> {
     if (this.conversation.turns.length === 0 && !this.busy) return this.postState();
-    await this.show(createConversation(this.hub.config.current.chat.model, Date.now()));
+    await this.show(createConversation(this.chat.config.current.chat.model, Date.now()));
+  }
+
+  /** Sets the conversation's model; a conversation with turns is saved at once. */
+  async setModel(model: string): Promise<void> {
+    this.conversation.model = model;
+    if (this.conversation.turns.length) await this.chat.persist(this.conversation);
   }
 
   /**
@@ -104,18 +114,25 @@ export class ChatSession implements vscode.Disposable {
   /** The refusal message when the question, its attachments and the conversation exceed the model's context. */
   private overContext(text: string, attachments: readonly Attachment[]): string | undefined {
     if (!attachments.length) return undefined;
+    const config = this.chat.config.current;
     const plan = planAttachmentFit({
       questionTokens: estimateTokens(text),
       attachmentTokens: attachments.map((a) => a.tokens),
-      historyTokens: estimateMessagesTokens(
-        toGatewayMessages(this.conversation, this.hub.config.current.chat.systemPrompt),
-      ),
+      historyTokens: estimateMessagesTokens(toGatewayMessages(this.conversation, config.chat.systemPrompt)),
       contextTokens: CONTEXT_TOKENS,
-      reservedTokens: maxTokensFor(this.conversation.model, this.hub.config.current),
+      reservedTokens: maxTokensFor(this.conversation.model, config),
     });
     if (plan.fits) return undefined;
     const attached = attachments.reduce((sum, a) => sum + a.tokens, 0);
-    return `Not sent: with its attachments (about ${attached.toLocaleString('en-US')} tokens) this message needs about ${plan.total.toLocaleString('en-US')} tokens, over the ${plan.limit.toLocaleString('en-US')} the model has room for by ${plan.over.toLocaleString('en-US')}. Remove an attachment or start a new chat.`;
+    const n = (value: number): string => value.toLocaleString('en-US');
+    return `Not sent: with its attachments (about ${n(attached)} tokens) this message needs about ${n(plan.total)} tokens, over the ${n(plan.limit)} the model has room for by ${n(plan.over)}. Remove an attachment or start a new chat.`;
+  }
+
+  /** Opens an attachment of a sent turn: the file at its lines, or the text that was sent. */
+  async openAttachment(turnId: string, attachmentId: string): Promise<void> {
+    const turn = this.conversation.turns.find((t): t is UserTurn => t.id === turnId && t.role === 'user');
+    const attachment = turn?.attachments?.find((a) => a.id === attachmentId);
+    if (attachment) await openAttachment(attachment);
   }
 
   /** Adds a user turn (with optional quoted code or attachments) and streams the answer. */
@@ -159,15 +176,15 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
-    const hub = this.hub;
-    const config = hub.config.current;
+    const chat = this.chat;
+    const config = chat.config.current;
     const model = this.conversation.model;
     const turn = startAssistantTurn(this.conversation, model, Date.now());
     this.post({ type: 'turnsAdded', turns: [turn] });
-    hub.touched(this.conversation);
+    chat.touched(this.conversation);
     // Saved now, not at the first token: a thinking model may take minutes to start, and a crash meanwhile
     // must not lose the question.
-    hub.store.scheduleSave(this.conversation);
+    chat.scheduleSave(this.conversation);
 
     const abort = new AbortController();
     let release!: () => void;
@@ -177,11 +194,11 @@ export class ChatSession implements vscode.Disposable {
         toGatewayMessages(this.conversation, config.chat.systemPrompt),
         options,
       );
-      const key = messages && (await hub.gateway.requireKey());
+      const key = messages && (await chat.gateway.requireKey());
       if (!messages || !key) {
         const error = !messages
           ? {
-              message: `This conversation is over the ${model} context of 200K tokens. Retry to drop the oldest turns, or start a new chat.`,
+              message: `This conversation is over the ${model} context of ${CONTEXT} tokens. Retry to drop the oldest turns, or start a new chat.`,
               action: 'dropOldestTurns' as const,
             }
           : { message: "No API key is set. Run 'Model Gateway: Set API Key'.", action: 'setApiKey' as const };
@@ -190,19 +207,19 @@ export class ChatSession implements vscode.Disposable {
       }
       const request = buildChatRequest(model, messages, config);
       const outcome = await streamTurn({
-        client: hub.gateway.current(),
+        client: chat.gateway.current(),
         request,
         conversation: this.conversation,
         turn,
         signal: abort.signal,
         post: (m) => this.post(m),
-        onChange: () => hub.store.scheduleSave(this.conversation),
+        onChange: () => chat.scheduleSave(this.conversation),
       });
-      hub.log.info(`Chat answer ${outcome.status} (${model}).`);
+      chat.log.info(`Chat answer ${outcome.status} (${model}).`);
     } finally {
       this.inflight = undefined;
       release();
-      await hub.persist(this.conversation);
+      await chat.persist(this.conversation);
     }
   }
 
@@ -223,13 +240,13 @@ export class ChatSession implements vscode.Disposable {
     messages: ChatMessage[],
     options: { dropOldest?: boolean },
   ): Promise<ChatMessage[] | undefined> {
-    const reserved = maxTokensFor(this.conversation.model, this.hub.config.current);
+    const reserved = maxTokensFor(this.conversation.model, this.chat.config.current);
     const plan = planContextFit(messages, CONTEXT_TOKENS, reserved);
     if (plan.fits) return messages;
     if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
     const drop = 'Drop oldest turns';
     const choice = await vscode.window.showWarningMessage(
-      `This conversation is about ${plan.estimate.toLocaleString()} tokens, over the model's 200K context.`,
+      `This conversation is about ${plan.estimate.toLocaleString()} tokens, over the model's ${CONTEXT} context.`,
       {
         modal: true,
         detail: `Sending it needs the ${plan.dropCount} oldest turns left out. Your history is kept.`,
@@ -239,17 +256,13 @@ export class ChatSession implements vscode.Disposable {
     return choice === drop ? dropOldestTurns(messages, plan.dropCount) : undefined;
   }
 
-  /** Opens an attachment of a sent turn: the file at its lines, or the text that was sent. */
-  async openAttachment(turnId: string, attachmentId: string): Promise<void> {
-    const turn = this.conversation.turns.find((t): t is UserTurn => t.id === turnId && t.role === 'user');
-    const attachment = turn?.attachments?.find((a) => a.id === attachmentId);
-    if (attachment) await openAttachment(attachment);
-  }
-
-  /** Handles one message from the webview; failures are logged, never thrown into VS Code's event loop. */
-  receive(raw: unknown): void {
-    handleWebviewAction(this, this.hub, raw as WebviewToHost).catch((error: unknown) => {
-      this.hub.log.error(`Chat action failed: ${error instanceof Error ? error.message : String(error)}`);
+  /**
+   * Handles one message from the webview: validated, then acted on. Settles when the action is done and never
+   * rejects: failures are logged, never thrown into VS Code's event loop.
+   */
+  receive(raw: unknown): Promise<void> {
+    return this.dispatch(raw).catch((error: unknown) => {
+      this.chat.log.error(`Chat action failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 

@@ -4,7 +4,7 @@ import type { ChatHub } from './chatHub';
 import type { ChatSession } from './chatSession';
 import { buildChatHtml, chatWebviewOptions } from './webviewHtml';
 
-export const CHAT_VIEW_ID = 'modelGateway.chatView';
+const CHAT_VIEW_ID = 'modelGateway.chatView';
 const CHAT_PANEL_TYPE = 'modelGateway.chatEditor';
 
 /** The chat UIs: the sidebar view and any editor tabs, and the commands that open them. */
@@ -103,7 +103,7 @@ async function loadInto(
   try {
     const ready = await session();
     ready.attach(webview);
-    for (const message of early) ready.receive(message);
+    for (const message of early) void ready.receive(message);
     return ready;
   } finally {
     buffer.dispose();

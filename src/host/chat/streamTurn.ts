@@ -6,7 +6,7 @@ import type { HostToWebview } from '../../protocol';
 import { describeError } from '../errors';
 
 /** What the stream ended with; the turn in the conversation is already updated. */
-export interface StreamOutcome {
+interface StreamOutcome {
   status: Exclude<TurnStatus, 'streaming'>;
   error?: TurnError;
 }

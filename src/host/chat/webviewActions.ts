@@ -1,125 +1,99 @@
 import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../chat/exportMarkdown';
 import { slugify } from '../../images/naming';
-import { parseWebviewMessage, type CodeBlockAction, type WebviewToHost } from '../../protocol';
+import { checkWebviewMessage, type WebviewMessageType, type WebviewToHost } from '../../protocol';
+import type { ErrorAction } from '../../chat/types';
+import { applyCode, openLink } from '../editor/codeActions';
 import { openBaseUrlSetting } from '../errors';
 import { confirmInStatusBar } from '../statusConfirm';
-import { lastActiveTextEditor } from '../editorTracker';
-import type { ChatHub } from './chatHub';
-import type { ChatSession } from './chatSession';
+import type { ChatSessionActions, ChatState } from './chatPorts';
 
-/** Dispatches one message from a chat webview. Unknown or malformed messages are ignored. */
-export async function handleWebviewAction(
-  session: ChatSession,
-  hub: ChatHub,
-  raw: WebviewToHost,
-): Promise<void> {
-  const message = parseWebviewMessage(raw);
-  if (!message) return;
-  switch (message.type) {
-    case 'ready':
-      await hub.ready();
-      return session.postState();
-    case 'send':
-      return session.sendFromComposer(String(message.text ?? ''));
-    case 'openAttachment':
-      return session.openAttachment(message.turnId, message.attachmentId);
-    case 'contextQuery':
-    case 'addContext':
-    case 'removeContext':
-    case 'openContext':
-    case 'acceptSuggestion':
-    case 'dismissSuggestion':
-    case 'dropFiles':
-      return session.context.handle(message);
-    case 'stop':
-      return session.stop();
-    case 'regenerate':
-    case 'retry':
-      return session.rerunLast();
-    case 'editAndResend':
-      return session.editAndResend(message.turnId, String(message.text ?? ''));
-    case 'setModel':
-      session.conversation.model = String(message.model);
-      if (session.conversation.turns.length) await hub.persist(session.conversation);
-      return;
-    case 'newChat':
-      return session.newChat();
-    case 'openConversation': {
-      const conversation = await hub.load(message.id);
-      if (conversation) await session.show(conversation);
+interface ActionContext {
+  session: ChatSessionActions;
+  chat: ChatState;
+}
+
+type Handler<K extends WebviewMessageType> = (
+  context: ActionContext,
+  message: Extract<WebviewToHost, { type: K }>,
+) => PromiseLike<unknown> | void;
+
+const openSettings = () => vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
+const setApiKey = () => vscode.commands.executeCommand('modelGateway.setApiKey');
+
+/** What each error button does; typed by ErrorAction, so a new action needs an entry here. */
+const ERROR_ACTION_HANDLERS: Record<ErrorAction, (context: ActionContext) => PromiseLike<unknown>> = {
+  setApiKey,
+  openSettings: () => openBaseUrlSetting(),
+  showLog: () => vscode.commands.executeCommand('modelGateway.showLog'),
+  dropOldestTurns: ({ session }) => session.rerunLast({ dropOldest: true }),
+};
+
+/** One handler per message type: the compiler refuses a message type without one. */
+const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
+  ready: async ({ session, chat }) => {
+    await chat.ready();
+    session.postState();
+  },
+  send: ({ session }, m) => session.sendFromComposer(m.text),
+  openAttachment: ({ session }, m) => session.openAttachment(m.turnId, m.attachmentId),
+  contextQuery: ({ session }, m) => session.context.handle(m),
+  addContext: ({ session }, m) => session.context.handle(m),
+  removeContext: ({ session }, m) => session.context.handle(m),
+  openContext: ({ session }, m) => session.context.handle(m),
+  acceptSuggestion: ({ session }, m) => session.context.handle(m),
+  dismissSuggestion: ({ session }, m) => session.context.handle(m),
+  dropFiles: ({ session }, m) => session.context.handle(m),
+  stop: ({ session }) => session.stop(),
+  regenerate: ({ session }) => session.rerunLast(),
+  retry: ({ session }) => session.rerunLast(),
+  editAndResend: ({ session }, m) => session.editAndResend(m.turnId, m.text),
+  setModel: ({ session }, m) => session.setModel(m.model),
+  newChat: ({ session }) => session.newChat(),
+  openConversation: async ({ session, chat }, m) => {
+    const conversation = await chat.load(m.id);
+    if (conversation) await session.show(conversation);
+  },
+  renameConversation: ({ session, chat }, m) => renameConversation(chat, session, m.id),
+  deleteConversation: ({ chat }, m) => deleteConversation(chat, m.id),
+  exportConversation: ({ session, chat }, m) => exportConversation(chat, session, m.id),
+  copy: (_, m) => vscode.env.clipboard.writeText(m.text),
+  codeAction: (_, m) => applyCode(m.action, m.code, m.language),
+  openLink: (_, m) => openLink(m.href),
+  setApiKey,
+  openSettings,
+  errorAction: (context, m) => ERROR_ACTION_HANDLERS[m.action](context),
+};
+
+/**
+ * Returns the dispatcher of one chat webview's messages. A message that fails validation is dropped and
+ * changes nothing; the first of each type is logged (without its content), so a misbehaving page cannot
+ * flood the log.
+ */
+export function createWebviewDispatcher(
+  session: ChatSessionActions,
+  chat: ChatState,
+): (raw: unknown) => Promise<void> {
+  const context: ActionContext = { session, chat };
+  const reported = new Set<string>();
+  return async (raw) => {
+    const check = checkWebviewMessage(raw);
+    if (!check.ok) {
+      const bucket = check.type ?? '(unknown type)';
+      if (reported.has(bucket)) return;
+      reported.add(bucket);
+      chat.log.warn(
+        `Ignored an invalid chat message ${check.type ? `"${check.type}"` : 'of no known type'} from the webview (${check.problem}); later invalid ones of this type are not logged.`,
+      );
       return;
     }
-    case 'renameConversation':
-      return renameConversation(hub, session, message.id);
-    case 'deleteConversation':
-      return deleteConversation(hub, message.id);
-    case 'exportConversation':
-      return exportConversation(hub, session, message.id);
-    case 'copy':
-      await vscode.env.clipboard.writeText(String(message.text ?? ''));
-      return;
-    case 'codeAction':
-      return applyCode(message.action, String(message.code ?? ''), String(message.language ?? ''));
-    case 'openLink':
-      return openLink(String(message.href ?? ''));
-    case 'setApiKey':
-      await vscode.commands.executeCommand('modelGateway.setApiKey');
-      return;
-    case 'openSettings':
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
-      return;
-    case 'errorAction':
-      if (message.action === 'setApiKey') await vscode.commands.executeCommand('modelGateway.setApiKey');
-      else if (message.action === 'openSettings') await openBaseUrlSetting();
-      else if (message.action === 'showLog') await vscode.commands.executeCommand('modelGateway.showLog');
-      else await session.rerunLast({ dropOldest: true });
-      return;
-  }
+    const handler = HANDLERS[check.message.type] as Handler<WebviewMessageType>;
+    await handler(context, check.message);
+  };
 }
 
-/** Inserts, replaces or opens a code block; one edit, so one undo step. */
-export async function applyCode(action: CodeBlockAction, code: string, language: string): Promise<void> {
-  if (action === 'newFile') {
-    const document = await vscode.workspace.openTextDocument({
-      content: code,
-      language: language || undefined,
-    });
-    await vscode.window.showTextDocument(document);
-    return;
-  }
-  const editor = lastActiveTextEditor();
-  if (!editor) {
-    void vscode.window.showWarningMessage('Open a text editor first: there is no editor to put the code in.');
-    return;
-  }
-  const applied = await editor.edit((edit) => {
-    for (const selection of editor.selections) {
-      if (action === 'replace' && !selection.isEmpty) edit.replace(selection, code);
-      else edit.insert(selection.active, code);
-    }
-  });
-  if (!applied)
-    void vscode.window.showWarningMessage('The code could not be inserted: the document is read-only.');
-  else await vscode.window.showTextDocument(editor.document, editor.viewColumn);
-}
-
-/** Opens http(s) links in the browser; every other scheme is refused. */
-async function openLink(href: string): Promise<void> {
-  let uri: vscode.Uri;
-  try {
-    const url = new URL(href);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    uri = vscode.Uri.parse(url.toString(), true);
-  } catch {
-    void vscode.window.showWarningMessage('Only http and https links from the chat can be opened.');
-    return;
-  }
-  await vscode.env.openExternal(uri);
-}
-
-async function renameConversation(hub: ChatHub, session: ChatSession, id: string): Promise<void> {
-  const conversation = session.conversation.id === id ? session.conversation : await hub.load(id);
+async function renameConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
+  const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
   if (!conversation) return;
   const title = await vscode.window.showInputBox({
     title: 'Rename conversation',
@@ -128,18 +102,18 @@ async function renameConversation(hub: ChatHub, session: ChatSession, id: string
   });
   if (!title?.trim()) return;
   conversation.title = title.trim();
-  await hub.persist(conversation);
+  await chat.persist(conversation);
   if (session.conversation.id === id) session.postState();
 }
 
-async function deleteConversation(hub: ChatHub, id: string): Promise<void> {
-  const title = hub.history.find((s) => s.id === id)?.title ?? 'this conversation';
+async function deleteConversation(chat: ChatState, id: string): Promise<void> {
+  const title = chat.history.find((s) => s.id === id)?.title ?? 'this conversation';
   const choice = await vscode.window.showWarningMessage(`Delete "${title}"?`, { modal: true }, 'Delete');
-  if (choice === 'Delete') await hub.remove(id);
+  if (choice === 'Delete') await chat.remove(id);
 }
 
-async function exportConversation(hub: ChatHub, session: ChatSession, id: string): Promise<void> {
-  const conversation = session.conversation.id === id ? session.conversation : await hub.load(id);
+async function exportConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
+  const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
   if (!conversation) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const fileName = `${slugify(conversation.title)}.md`;

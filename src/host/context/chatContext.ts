@@ -1,11 +1,7 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../../chat/context';
-import type {
-  ContextHostMessage,
-  ContextWebviewMessage,
-  PickerItem,
-  PickerMode,
-} from '../../contextProtocol';
+import type { ContextHostMessage, PickerItem, PickerMode } from '../../contextProtocol';
+import type { ContextWebviewMessage } from '../../protocol';
 import { lastActiveTextEditor } from '../editorTracker';
 import {
   fileItem,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DEFAULT_CONTEXT_EXCLUDE } from '../../chat/context';
+import { SETTINGS } from '../settings';
 
 /** The settings that govern chat attachments. */
 export interface ContextSettings {
@@ -11,7 +11,7 @@ export interface ContextSettings {
   suggestCurrentFile: boolean;
 }
 
-export const DEFAULT_MAX_FILE_TOKENS = 20_000;
+const MAX_FILE_TOKENS = SETTINGS['context.maxFileTokens'];
 
 /** Reads the context settings; a wrong type falls back to the default rather than failing a send. */
 export function readContextSettings(): ContextSettings {
@@ -21,11 +21,14 @@ export function readContextSettings(): ContextSettings {
   return {
     exclude: Array.isArray(exclude)
       ? exclude.filter((p): p is string => typeof p === 'string' && p.trim() !== '')
-      : DEFAULT_CONTEXT_EXCLUDE,
+      : SETTINGS['context.exclude'].default,
     maxFileTokens:
-      typeof maxFileTokens === 'number' && Number.isFinite(maxFileTokens) && maxFileTokens >= 100
+      typeof maxFileTokens === 'number' &&
+      maxFileTokens >= MAX_FILE_TOKENS.minimum &&
+      maxFileTokens <= MAX_FILE_TOKENS.maximum
         ? Math.floor(maxFileTokens)
-        : DEFAULT_MAX_FILE_TOKENS,
-    suggestCurrentFile: config.get<boolean>('chat.suggestCurrentFile', true) !== false,
+        : MAX_FILE_TOKENS.default,
+    suggestCurrentFile:
+      config.get<boolean>('chat.suggestCurrentFile', SETTINGS['chat.suggestCurrentFile'].default) !== false,
   };
 }

@@ -60,7 +60,7 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     this.streaming = true;
     this.session = undefined;
     this.hunks = drawnHunks(edit.start, segments);
-    this.setContext(true, true, false);
+    this.setContext(true, false);
     this.redraw();
   }
 
@@ -70,7 +70,7 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     this.top = () => session.model.start;
     this.streaming = false;
     this.session = session;
-    this.setContext(true, false, true);
+    this.setContext(true, true);
     this.refresh();
   }
 
@@ -97,7 +97,7 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     this.document = undefined;
     this.session = undefined;
     this.status.hide();
-    this.setContext(false, false, false);
+    this.setContext(false, false);
     this.changed.fire();
   }
 
@@ -163,9 +163,8 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     this.changed.fire();
   }
 
-  private setContext(pending: boolean, streaming: boolean, review: boolean): void {
+  private setContext(pending: boolean, review: boolean): void {
     void vscode.commands.executeCommand('setContext', 'modelGateway.editPending', pending);
-    void vscode.commands.executeCommand('setContext', 'modelGateway.editStreaming', streaming);
     void vscode.commands.executeCommand('setContext', 'modelGateway.reviewOpen', review);
   }
 

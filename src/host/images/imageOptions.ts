@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import type { ImageQuality, ImageResponseFormat, ImageSize } from '../../gateway/types';
-import { IMAGE_FORMATS, IMAGE_QUALITIES, IMAGE_SIZES, type ExtensionConfig } from '../config';
+import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../../gateway/types';
+import { MAX_IMAGES_PER_REQUEST } from '../../images/validate';
+import type { ExtensionConfig } from '../config';
+
+/** '1' to the most one request may ask for. */
+const IMAGE_COUNTS = Array.from({ length: MAX_IMAGES_PER_REQUEST }, (_, i) => String(i + 1));
 
 /** The options a caller can pass to `modelGateway.generateImage` to skip the prompts. */
 export interface GenerateImageOptions {
@@ -52,13 +57,13 @@ export async function askImageChoices(
     ? String(options.n)
     : automated
       ? String(images.count)
-      : await pick('How many images', ['1', '2', '3', '4'], String(images.count));
+      : await pick('How many images', IMAGE_COUNTS, String(images.count));
   if (!countText) return undefined;
   const responseFormat =
     options.responseFormat ??
     (automated
       ? images.responseFormat
-      : await pick('Response format', IMAGE_FORMATS, images.responseFormat, formatHint));
+      : await pick('Response format', IMAGE_RESPONSE_FORMATS, images.responseFormat, formatHint));
   if (!responseFormat) return undefined;
   return { prompt, size, quality, n: Number(countText), responseFormat };
 }

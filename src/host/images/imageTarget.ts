@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { isInside, resolveInsideWorkspace } from '../../images/safePath';
 import { realpathSync } from 'node:fs';
+import { DEFAULT_IMAGES_FOLDER } from '../settings';
 
 /** Where images go: a folder inside a workspace folder, checked to stay inside it. */
-export interface ImageTarget {
+interface ImageTarget {
   folder: vscode.Uri;
   /** The workspace folder (or chosen folder) it is inside. */
   root: vscode.Uri;
@@ -38,7 +39,7 @@ export async function resolveImageTarget(
 
 async function refuse(message: string): Promise<void> {
   const choice = await vscode.window.showErrorMessage(
-    `${message} Set 'modelGateway.images.folder' to a path inside the workspace, such as assets/generated.`,
+    `${message} Set 'modelGateway.images.folder' to a path inside the workspace, such as ${DEFAULT_IMAGES_FOLDER}.`,
     'Open Settings',
   );
   if (choice)

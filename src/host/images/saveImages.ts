@@ -4,7 +4,7 @@ import { tempNameFor } from '../../images/atomicWrite';
 import { buildSidecar } from '../../images/sidecar';
 import type { GeneratedImage, ImageQuality, ImageSize } from '../../gateway/types';
 
-export interface SaveRequest {
+interface SaveRequest {
   folder: vscode.Uri;
   prompt: string;
   images: GeneratedImage[];

@@ -10,7 +10,7 @@ import type { GatewayService } from '../gatewayService';
 import { lastActiveTextEditor } from '../editorTracker';
 import { selectionOrBlock, surroundingLines } from '../editor/editorContext';
 import { generateImage } from '../images/generateImage';
-import { applyCode } from '../chat/webviewActions';
+import { applyCode } from '../editor/codeActions';
 import { referenceAttachments } from '../context/references';
 import { LM_VENDOR } from './provider';
 
@@ -45,7 +45,7 @@ export function registerParticipant(
 }
 
 /** The participant's request handler; exported so tests can call it with real `vscode` objects. */
-export function createGatewayChatHandler(
+function createGatewayChatHandler(
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
 ): vscode.ChatRequestHandler {

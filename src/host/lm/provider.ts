@@ -10,7 +10,7 @@ import { isGatewayError } from '../../gateway';
 export const LM_VENDOR = 'modelgateway';
 
 /** Exposes the gateway's models in VS Code's model picker and to `vscode.lm`. */
-export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
+class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
 

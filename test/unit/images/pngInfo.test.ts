@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
-import { readImageDimensions } from '../../../src/images/pngInfo';
+import { readImageDimensions } from '../../support/pngInfo';
 
 const bytes = (...parts: Array<number[] | Uint8Array | string>): Uint8Array =>
   Uint8Array.from(

@@ -1,18 +1,12 @@
 import * as assert from 'node:assert/strict';
-import {
-  IMAGE_QUALITIES,
-  IMAGE_RESPONSE_FORMATS,
-  IMAGE_SIZES,
-  MAX_PROMPT_LENGTH,
-  validateImageOptions,
-  validateImagePrompt,
-} from '../../../src/images/validate';
+import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../../../src/gateway/types';
+import { MAX_PROMPT_LENGTH, validateImageOptions, validateImagePrompt } from '../../../src/images/validate';
 
 describe('images/validate', () => {
-  it('lists every size, quality and format of the shared types', () => {
+  it('lists every size, quality and format of the gateway spec', () => {
     assert.deepEqual(IMAGE_SIZES, ['1024x1024', '1536x1024', '1024x1536', '2048x2048', '4096x4096']);
     assert.deepEqual(IMAGE_QUALITIES, ['auto', 'high', 'medium', 'low']);
-    assert.deepEqual(IMAGE_RESPONSE_FORMATS, ['url', 'b64_json']);
+    assert.deepEqual(IMAGE_RESPONSE_FORMATS, ['b64_json', 'url']);
   });
 
   it('accepts every valid combination and passes the values through', () => {

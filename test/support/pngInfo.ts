@@ -1,12 +1,11 @@
 /**
- * Pixel dimensions read from an encoded image's header, for PNG, JPEG and WebP. Plain Uint8Array
- * code (no Buffer), so the webview can use it too. Every read is bounds-checked: the bytes come
- * from a server and may be truncated or hostile.
+ * Pixel dimensions read from an encoded image's header, for PNG, JPEG and WebP: tests use it to check the
+ * images the extension wrote. Every read is bounds-checked: the bytes may be truncated or hostile.
  */
-import type { ImageFormat } from '../gateway/types';
+import type { ImageFormat } from '../../src/gateway/types';
 
 /** The format and size of an image. */
-export interface ImageDimensions {
+interface ImageDimensions {
   format: ImageFormat;
   width: number;
   height: number;

@@ -1,0 +1,65 @@
+// The narrow interfaces a chat session and its webview dispatcher depend on, so neither imports the hub
+// (which creates sessions): history, storage, settings, gateway and log, and what the dispatcher asks of a session.
+import type { Conversation, ConversationSummary } from '../../chat/types';
+import type { GatewayClient } from '../../gateway/types';
+import type { ContextWebviewMessage, ModelOption, OnboardingState } from '../../protocol';
+import type { ExtensionConfig } from '../config';
+import type { ContextServices } from '../context/chatContext';
+
+/** The log lines chat code writes. */
+interface ChatLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What a session needs of the gateway: the client for the current settings, and the key (asking if unset). */
+interface ChatGateway {
+  current(): GatewayClient;
+  requireKey(): Promise<string | undefined>;
+}
+
+/** The chat state every session shares (the hub implements it). */
+export interface ChatState {
+  /** Conversation summaries, newest first. */
+  readonly history: ConversationSummary[];
+  readonly onboarding: OnboardingState;
+  readonly config: { readonly current: ExtensionConfig };
+  readonly gateway: ChatGateway;
+  readonly log: ChatLog;
+  /** The file index, terminal capture and key check every chat's attachments share. */
+  readonly contextServices: ContextServices;
+  /** Resolves once the history list is loaded. */
+  ready(): Promise<void>;
+  /** The models the picker offers. */
+  modelOptions(): ModelOption[];
+  /** Reads a stored conversation, or undefined when it cannot be opened (the user is told why). */
+  load(id: string): Promise<Conversation | undefined>;
+  /** Saves a conversation now and updates the history. */
+  persist(conversation: Conversation): Promise<void>;
+  /** Saves a conversation soon, coalescing writes while an answer streams. */
+  scheduleSave(conversation: Conversation): void;
+  /** Updates a conversation's history line without saving it. */
+  touched(conversation: Conversation): void;
+  /** Deletes a conversation everywhere. */
+  remove(id: string): Promise<void>;
+}
+
+/** What the webview dispatcher asks of the session it serves. */
+export interface ChatSessionActions {
+  readonly conversation: Conversation;
+  postState(): void;
+  /** Sends the composer's text with its attachments (refused with a notice when they cannot go). */
+  sendFromComposer(text: string): Promise<void>;
+  /** Opens an attachment of a sent turn. */
+  openAttachment(turnId: string, attachmentId: string): Promise<void>;
+  /** The composer's attachments and the `#` picker. */
+  readonly context: { handle(message: ContextWebviewMessage): Promise<void> };
+  stop(): Promise<void>;
+  rerunLast(options?: { dropOldest?: boolean }): Promise<void>;
+  editAndResend(turnId: string, text: string): Promise<void>;
+  newChat(): Promise<void>;
+  show(conversation: Conversation): Promise<void>;
+  /** Sets the conversation's model (saved when the conversation has turns). */
+  setModel(model: string): Promise<void>;
+}

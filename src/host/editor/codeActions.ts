@@ -1,0 +1,44 @@
+// Editor actions that both the chat webview and the `@gateway` participant offer on a model's code and links.
+import * as vscode from 'vscode';
+import type { CodeBlockAction } from '../../protocol';
+import { lastActiveTextEditor } from '../editorTracker';
+
+/** Inserts, replaces or opens a code block; one edit, so one undo step. */
+export async function applyCode(action: CodeBlockAction, code: string, language: string): Promise<void> {
+  if (action === 'newFile') {
+    const document = await vscode.workspace.openTextDocument({
+      content: code,
+      language: language || undefined,
+    });
+    await vscode.window.showTextDocument(document);
+    return;
+  }
+  const editor = lastActiveTextEditor();
+  if (!editor) {
+    void vscode.window.showWarningMessage('Open a text editor first: there is no editor to put the code in.');
+    return;
+  }
+  const applied = await editor.edit((edit) => {
+    for (const selection of editor.selections) {
+      if (action === 'replace' && !selection.isEmpty) edit.replace(selection, code);
+      else edit.insert(selection.active, code);
+    }
+  });
+  if (!applied)
+    void vscode.window.showWarningMessage('The code could not be inserted: the document is read-only.');
+  else await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+}
+
+/** Opens http(s) links in the browser; every other scheme is refused. */
+export async function openLink(href: string): Promise<void> {
+  let uri: vscode.Uri;
+  try {
+    const url = new URL(href);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    uri = vscode.Uri.parse(url.toString(), true);
+  } catch {
+    void vscode.window.showWarningMessage('Only http and https links from the chat can be opened.');
+    return;
+  }
+  await vscode.env.openExternal(uri);
+}

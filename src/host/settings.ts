@@ -1,0 +1,63 @@
+// The `modelGateway.*` settings: default, range and allowed values of each, in one table that
+// src/host/config.ts reads with and test/unit/host/settings.test.ts holds package.json to. No vscode import,
+// so plain Node tests can load it.
+import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway/types';
+import { DEFAULT_TIMEOUTS, MIN_IMAGE_FIRST_BYTE_MS } from '../gateway/config';
+import { DEFAULT_CHAT_MODEL, DEFAULT_IMAGE_MODEL } from '../gateway/models';
+import { DEFAULT_CONTEXT_EXCLUDE } from '../chat/context/safety';
+import { MAX_IMAGES_PER_REQUEST } from '../images/validate';
+
+/** Where generated images go when the setting is empty. */
+export const DEFAULT_IMAGES_FOLDER = 'assets/generated';
+
+/** max_tokens when `chat.maxTokens` is null; thinking models get more because reasoning counts toward it. */
+export const DEFAULT_MAX_TOKENS = 8192;
+export const THINKING_MAX_TOKENS = 32_000;
+
+/** Every setting (without the `modelGateway.` prefix) with what package.json declares for it. */
+export const SETTINGS = {
+  baseUrl: { default: 'http://127.0.0.1:8787' },
+  'network.proxy': { default: '' },
+  'network.retries': { default: 2, minimum: 0, maximum: 10, integer: true },
+  'network.firstByteTimeoutSeconds': {
+    default: DEFAULT_TIMEOUTS.firstByteMs / 1000,
+    minimum: 5,
+    maximum: 3600,
+  },
+  'network.idleTimeoutSeconds': { default: DEFAULT_TIMEOUTS.idleMs / 1000, minimum: 5, maximum: 3600 },
+  'chat.model': { default: DEFAULT_CHAT_MODEL },
+  'chat.extraModels': { default: [] },
+  'chat.temperature': { default: 1, minimum: 0, maximum: 2 },
+  'chat.topP': { default: null, minimum: 0, maximum: 1 },
+  'chat.maxTokens': { default: null, minimum: 1, maximum: 10_000_000, integer: true },
+  'chat.stop': { default: [], maxItems: 4 },
+  'chat.systemPrompt': {
+    default:
+      'You are a helpful coding assistant inside VS Code. Answer concisely and use Markdown; put code in fenced blocks with a language tag.',
+  },
+  'chat.suggestCurrentFile': { default: true },
+  'context.exclude': { default: DEFAULT_CONTEXT_EXCLUDE },
+  'context.maxFileTokens': { default: 20_000, minimum: 100, maximum: 1_000_000, integer: true },
+  'images.model': { default: DEFAULT_IMAGE_MODEL },
+  'images.size': { default: '1024x1024', enum: IMAGE_SIZES },
+  'images.quality': { default: 'auto', enum: IMAGE_QUALITIES },
+  'images.count': { default: 1, minimum: 1, maximum: MAX_IMAGES_PER_REQUEST, integer: true },
+  'images.responseFormat': { default: IMAGE_RESPONSE_FORMATS[0], enum: IMAGE_RESPONSE_FORMATS },
+  'images.folder': { default: DEFAULT_IMAGES_FOLDER },
+  'images.timeoutSeconds': {
+    default: DEFAULT_TIMEOUTS.imageFirstByteMs / 1000,
+    minimum: MIN_IMAGE_FIRST_BYTE_MS / 1000,
+    maximum: 3600,
+  },
+  'images.writeMetadata': { default: false },
+} as const;
+
+type SettingKey = keyof typeof SETTINGS;
+/** The settings that are numbers within a range. */
+export type RangeSettingKey = {
+  [K in SettingKey]: (typeof SETTINGS)[K] extends { minimum: number; maximum: number } ? K : never;
+}[SettingKey];
+/** The settings with a fixed list of values. */
+export type EnumSettingKey = {
+  [K in SettingKey]: (typeof SETTINGS)[K] extends { enum: readonly string[] } ? K : never;
+}[SettingKey];
