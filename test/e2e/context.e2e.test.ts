@@ -112,6 +112,14 @@ describe('Chat context in the real editor', function () {
     assert.match(sent, /path="ctx\/alpha\.ts"/);
     assert.match(sent, /path="ctx\/beta\.ts"/);
     assert.ok(sent.includes('beta-body-91c'));
+    const answer = articles(frame, /^Assistant /).last();
+    await until(
+      async () =>
+        (await answer.innerText()).includes('Attachments received: file ctx/alpha.ts; file ctx/beta.ts.'),
+      20_000,
+      'the answer naming both files',
+    );
+    await screenshot(page, 'readme-chat-context');
   });
 
   it('"Add Selection to Model Gateway Chat" attaches the selected lines with their range', async () => {

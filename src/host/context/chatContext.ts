@@ -151,6 +151,8 @@ export class ChatContext implements vscode.Disposable {
   clear(): void {
     this.items = [];
     this.postChips();
+    // The file that was attached may be the active one: it is offered again for the next question.
+    void this.suggest(lastActiveTextEditor());
   }
 
   /** The estimated tokens of the waiting chips. */
