@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/gateway/**/*.ts', 'src/chat/**/*.ts', 'src/images/**/*.ts', 'src/review/**/*.ts'],
+    files: ['src/gateway/**/*.ts', 'src/chat/**/*.ts', 'src/images/**/*.ts', 'src/review/**/*.ts', 'src/complete/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', vscodeImportBan] },
   },
   {

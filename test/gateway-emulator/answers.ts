@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { attachmentEcho } from './attachmentEcho';
 import { fixedAnswer } from './fixedAnswers';
+import { completionAnswer, isHolePrompt } from './completionAnswers';
 
 export { fixedAnswer };
 
@@ -80,6 +81,7 @@ export function expectedCode(language: string): string {
 
 /** The answer text (content only, no reasoning) for a request in non-fault mode. */
 export function expectedAnswer(request: AnswerRequest): string {
+  if (isHolePrompt(request)) return completionAnswer(request);
   const user = lastUserText(request);
   const named = ANSWER_MARKER.exec(user);
   if (named) return fixedAnswer(named[1]);
