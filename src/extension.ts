@@ -3,6 +3,7 @@ import { ConversationStore } from './chat/store';
 import { ApiKeyStore } from './host/apiKey';
 import { ChatHub } from './host/chat/chatHub';
 import { registerChat } from './host/chat/chatViews';
+import { type CompletionsHandle, registerCompletions } from './host/complete/registerCompletions';
 import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
 import { registerSelectModel } from './host/commands/selectModel';
 import { registerTestConnection } from './host/commands/testConnection';
@@ -29,6 +30,8 @@ export interface ModelGatewayApi {
   readonly gatewayChatHandler: vscode.ChatRequestHandler;
   /** What the open edit review draws (added lines, removed lines), for tests; empty when none is open. */
   reviewSnapshot(): ReviewSnapshot;
+  /** The inline completion provider, its counters and status item, for tests and benchmarks. */
+  readonly completions: CompletionsHandle;
 }
 
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
@@ -62,10 +65,11 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
+  const completions = registerCompletions(context, gateway);
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { gatewayChatHandler, reviewSnapshot: () => review.snapshot };
+  return { gatewayChatHandler, reviewSnapshot: () => review.snapshot, completions };
 }
 
 /** Saves any conversation still waiting for its coalesced write. */
