@@ -7,7 +7,7 @@ const vscodeImportBan = {
 };
 
 /** Folders of pure code: no vscode, no host glue, no browser code. */
-const PURE_LAYERS = ['gateway', 'chat', 'images', 'review'];
+const PURE_LAYERS = ['gateway', 'chat', 'images', 'review', 'complete'];
 
 export default tseslint.config(
   {

@@ -4,6 +4,7 @@ import { ApiKeyStore } from './host/apiKey';
 import { ChatHub } from './host/chat/chatHub';
 import type { ChatSession } from './host/chat/chatSession';
 import { registerChat } from './host/chat/chatViews';
+import { type CompletionsHandle, registerCompletions } from './host/complete/registerCompletions';
 import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
 import { registerSelectModel } from './host/commands/selectModel';
 import { registerTestConnection } from './host/commands/testConnection';
@@ -32,6 +33,8 @@ export interface ModelGatewayApi {
   reviewSnapshot(): ReviewSnapshot;
   /** A chat session with no webview, as a chat webview's messages reach it: for tests of the protocol's host side. */
   readonly openChatSession: () => Promise<{ session: ChatSession; release(): void }>;
+  /** The inline completion provider, its counters and status item, for tests and benchmarks. */
+  readonly completions: CompletionsHandle;
 }
 
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
@@ -65,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
+  const completions = registerCompletions(context, gateway);
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
@@ -72,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     const session = await hub.createSession();
     return { session, release: () => hub.release(session) };
   };
-  return { gatewayChatHandler, openChatSession, reviewSnapshot: () => review.snapshot };
+  return { gatewayChatHandler, openChatSession, reviewSnapshot: () => review.snapshot, completions };
 }
 
 /** Saves any conversation still waiting for its coalesced write. */

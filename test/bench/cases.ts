@@ -1,5 +1,6 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
 import { clientOverheadRows } from './clientOverhead';
+import { completionRows } from './completions';
 import { imageNodeRows } from './images';
 import type { Row } from './report';
 import type { BenchSettings } from './settings';
@@ -42,4 +43,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 5, name: '5. Large images (Node)', run: imageNodeRows },
   { n: 5, name: '5. Large images (extension host)', run: imageExtHostRows },
   { n: 6, name: '6. Unbroken runs', run: inBrowser(unbrokenRows) },
+  { n: 7, name: '7. Inline completions', run: completionRows },
 ];

@@ -3,6 +3,7 @@ import { attachmentEcho } from './attachmentEcho';
 import { chatAnswer, chooseChatRule } from './chatAnswers';
 import { codeFor, codeSpecOf, type CodeSpec } from './codeAnswers';
 import { fixedAnswer } from './fixedAnswers';
+import { completionAnswer, isHolePrompt } from './completionAnswers';
 
 export { fixedAnswer };
 
@@ -103,6 +104,11 @@ function codeSpec(input: RuleInput): CodeSpec | undefined {
  * entry, placed before the rules it should take precedence over.
  */
 export const ANSWER_RULES: AnswerRule[] = [
+  {
+    // Inline completions ask for a hole to fill (completionAnswers.ts).
+    name: 'completion',
+    answer: ({ request }) => (isHolePrompt(request) ? completionAnswer(request) : undefined),
+  },
   {
     name: 'named answer',
     answer: ({ user }) => {

@@ -1,0 +1,69 @@
+// Completion mode of the emulator: predictable answers to the extension's hole-filling prompts
+// (src/complete/prompt.ts). Answers look like a chatty chat model's: fenced, with the line before the
+// cursor repeated and a sentence after the fence, so clients must post-process them.
+import { createHash } from 'node:crypto';
+
+/** The hole marker of the extension's prompt (the unit tests check that both agree). */
+export const EMULATOR_HOLE_MARKER = '<|HOLE|>';
+
+interface HoleRequest {
+  messages: ReadonlyArray<{ role: string; content: string }>;
+}
+
+/** The parts of a hole prompt the answer depends on. */
+export interface ParsedHole {
+  language: string;
+  before: string;
+  after: string;
+}
+
+/** True when the request is a hole-filling prompt: a system message about holes and a marked user message. */
+export function isHolePrompt(request: HoleRequest): boolean {
+  const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
+  const user = request.messages.filter((m) => m.role === 'user').pop()?.content ?? '';
+  return system.includes('code completion engine') && user.includes(EMULATOR_HOLE_MARKER);
+}
+
+/** Reads the language and the code around the hole from the prompt's user message. */
+export function parseHole(request: HoleRequest): ParsedHole {
+  const user = request.messages.filter((m) => m.role === 'user').pop()?.content ?? '';
+  const language = /^Language: (.*)$/m.exec(user)?.[1] ?? 'plaintext';
+  const body = user.slice(user.indexOf('\n\n') + 2);
+  const at = body.indexOf(EMULATOR_HOLE_MARKER);
+  return { language, before: body.slice(0, at), after: body.slice(at + EMULATOR_HOLE_MARKER.length) };
+}
+
+/**
+ * The clean suggestion for a hole (what the editor should show): on an empty line, a five-line block
+ * indented like the line; elsewhere, the rest of the line, which depends on the text before the cursor.
+ */
+export function expectedCompletion(hole: ParsedHole): string {
+  const linePrefix = hole.before.slice(hole.before.lastIndexOf('\n') + 1);
+  if (!linePrefix.trim()) {
+    const pad = linePrefix;
+    if (hole.language === 'python')
+      return [
+        'def completed(value):',
+        `${pad}    doubled = value * 2`,
+        `${pad}    result = doubled + 1`,
+        `${pad}    return result`,
+      ].join('\n');
+    return [
+      'function completed(value) {',
+      `${pad}  const doubled = value * 2;`,
+      `${pad}  const result = doubled + 1;`,
+      `${pad}  return result;`,
+      `${pad}}`,
+    ].join('\n');
+  }
+  const tag = createHash('sha256').update(linePrefix.trim()).digest('hex').slice(0, 6);
+  return `suggested_${tag}();`;
+}
+
+/** The answer text streamed for a hole prompt. */
+export function completionAnswer(request: HoleRequest): string {
+  const hole = parseHole(request);
+  const linePrefix = hole.before.slice(hole.before.lastIndexOf('\n') + 1);
+  const repeated = linePrefix.trimStart();
+  return `\`\`\`${hole.language}\n${repeated}${expectedCompletion(hole)}\n\`\`\`\nThis completes the code at the cursor.`;
+}
