@@ -5,6 +5,8 @@ import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway
 import { DEFAULT_TIMEOUTS, MIN_IMAGE_FIRST_BYTE_MS } from '../gateway/config';
 import { DEFAULT_CHAT_MODEL, DEFAULT_IMAGE_MODEL } from '../gateway/models';
 import { DEFAULT_CONTEXT_EXCLUDE } from '../chat/context/safety';
+import { DEFAULT_COMPLETE_MODEL, DEFAULT_CONTEXT_TOKENS } from '../complete/prompt';
+import { DEFAULT_DEBOUNCE_MS } from '../complete/settings';
 import { MAX_IMAGES_PER_REQUEST } from '../images/validate';
 
 /** Where generated images go when the setting is empty. */
@@ -38,6 +40,11 @@ export const SETTINGS = {
   'chat.suggestCurrentFile': { default: true },
   'context.exclude': { default: DEFAULT_CONTEXT_EXCLUDE },
   'context.maxFileTokens': { default: 20_000, minimum: 100, maximum: 1_000_000, integer: true },
+  'complete.enabled': { default: false },
+  'complete.languages': { default: { '*': true } },
+  'complete.debounceMs': { default: DEFAULT_DEBOUNCE_MS, minimum: 0, maximum: 10_000 },
+  'complete.model': { default: DEFAULT_COMPLETE_MODEL },
+  'complete.contextTokens': { default: DEFAULT_CONTEXT_TOKENS, minimum: 100, maximum: 100_000 },
   'images.model': { default: DEFAULT_IMAGE_MODEL },
   'images.size': { default: '1024x1024', enum: IMAGE_SIZES },
   'images.quality': { default: 'auto', enum: IMAGE_QUALITIES },

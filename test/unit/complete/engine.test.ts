@@ -33,7 +33,7 @@ describe('complete/engine against the emulator', function () {
   let engine: CompletionEngine;
 
   beforeEach(async () => {
-    emulator = await startEmulator({ port: 0, chunkSize: 4, chunkDelayMs: 5 });
+    emulator = await startEmulator({ port: 0, chunkSize: 4, chunkDelayMs: 5, keys: ['sk-unit-complete'] });
     client = createGatewayClient({
       baseUrl: emulator.url,
       apiKey: 'sk-unit-complete',
