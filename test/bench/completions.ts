@@ -8,7 +8,7 @@ import { buildHolePrompt } from '../../src/complete/prompt';
 import { answerText } from '../../src/complete/stream';
 import { createGatewayClient } from '../../src/gateway';
 import type { ChatCompletionRequest } from '../../src/gateway/types';
-import { startEmulator } from '../gateway-emulator';
+import { EMULATOR_TEST_KEY, startEmulator } from '../gateway-emulator';
 import { type Row, fmtMs, fmtRatio, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { median } from './stats';
@@ -43,7 +43,11 @@ function queryAt(text: string, offset: number, explicit: boolean): CompletionQue
 /** Runs the three figures of the issue that plain Node can measure. */
 export async function completionRows(settings: BenchSettings): Promise<Row[]> {
   const emulator = await startEmulator({ port: 0, chunkSize: 8, chunkDelayMs: 2 });
-  const client = createGatewayClient({ baseUrl: emulator.url, apiKey: 'sk-bench', retry: { maxRetries: 0 } });
+  const client = createGatewayClient({
+    baseUrl: emulator.url,
+    apiKey: EMULATOR_TEST_KEY,
+    retry: { maxRetries: 0 },
+  });
   const chats = (): number => emulator.requests.filter((r) => r.path === '/v1/chat/completions').length;
   let leftAt = 0;
   const stream = (request: ChatCompletionRequest, signal: AbortSignal): AsyncIterable<string> => {
