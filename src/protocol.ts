@@ -57,7 +57,7 @@ export type HostToWebview =
   | { type: 'focusComposer' }
   | ContextHostMessage;
 
-export type CodeBlockAction = 'insert' | 'replace' | 'newFile';
+export type CodeBlockAction = 'insert' | 'replace' | 'newFile' | 'apply';
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -73,7 +73,15 @@ export type WebviewToHost =
   | { type: 'deleteConversation'; id: string }
   | { type: 'exportConversation'; id: string }
   | { type: 'copy'; text: string }
-  | { type: 'codeAction'; action: CodeBlockAction; code: string; language: string }
+  /** `target`: the file an Apply block names; `turnId`: the assistant turn holding the block. */
+  | {
+      type: 'codeAction';
+      action: CodeBlockAction;
+      code: string;
+      language: string;
+      target?: string;
+      turnId?: string;
+    }
   | { type: 'openLink'; href: string }
   | { type: 'setApiKey' }
   | { type: 'openSettings' }

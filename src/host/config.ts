@@ -27,6 +27,10 @@ export interface ExtensionConfig {
     timeoutMs: number;
     writeMetadata: boolean;
   };
+  edit: {
+    /** The model that merges a chat code block into a file (Apply). */
+    applyModel: string;
+  };
 }
 
 export const IMAGE_SIZES: readonly ImageSize[] = [
@@ -40,6 +44,7 @@ export const IMAGE_QUALITIES: readonly ImageQuality[] = ['auto', 'high', 'medium
 export const IMAGE_FORMATS: readonly ImageResponseFormat[] = ['b64_json', 'url'];
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 export const DEFAULT_CHAT_MODEL = 'alpha-sonnet-4-5-20250929';
+export const DEFAULT_APPLY_MODEL = 'alpha-haiku-4-5-20251001';
 
 /** Reads and validates every `modelGateway.*` setting. */
 export function readConfig(): { config: ExtensionConfig; problems: string[] } {
@@ -81,6 +86,9 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         folder: reader.string('images.folder', 'assets/generated').trim() || 'assets/generated',
         timeoutMs: reader.number('images.timeoutSeconds', 300, 120, 3600) * 1000,
         writeMetadata: reader.boolean('images.writeMetadata', false),
+      },
+      edit: {
+        applyModel: reader.string('edit.applyModel', DEFAULT_APPLY_MODEL).trim() || DEFAULT_APPLY_MODEL,
       },
     },
   };

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { attachmentEcho } from './attachmentEcho';
 import { fixedAnswer } from './fixedAnswers';
+import { mergeAnswer } from './mergeAnswer';
 
 export { fixedAnswer };
 
@@ -83,6 +84,8 @@ export function expectedAnswer(request: AnswerRequest): string {
   const user = lastUserText(request);
   const named = ANSWER_MARKER.exec(user);
   if (named) return fixedAnswer(named[1]);
+  const merged = mergeAnswer(systemText(request), user);
+  if (merged !== undefined) return merged;
 
   const system = systemText(request);
   const language = LANGUAGE.exec(system);

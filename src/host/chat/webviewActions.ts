@@ -58,6 +58,7 @@ export async function handleWebviewAction(
       await vscode.env.clipboard.writeText(String(message.text ?? ''));
       return;
     case 'codeAction':
+      if (message.action === 'apply') return applyToFile(session, message);
       return applyCode(message.action, String(message.code ?? ''), String(message.language ?? ''));
     case 'openLink':
       return openLink(String(message.href ?? ''));
@@ -100,6 +101,25 @@ export async function applyCode(action: CodeBlockAction, code: string, language:
   if (!applied)
     void vscode.window.showWarningMessage('The code could not be inserted: the document is read-only.');
   else await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+}
+
+/**
+ * Apply: the block goes to the file it names (else the active editor's) through the edit review. The
+ * quoted selection of the user turn the answer replies to lets a block that rewrites it be diffed directly.
+ */
+async function applyToFile(
+  session: ChatSession,
+  message: Extract<WebviewToHost, { type: 'codeAction' }>,
+): Promise<void> {
+  const turns = session.conversation.turns;
+  const index = turns.findIndex((t) => t.id === message.turnId);
+  const asked = index > 0 ? turns[index - 1] : undefined;
+  await vscode.commands.executeCommand('modelGateway.applyCodeBlock', {
+    code: String(message.code ?? ''),
+    language: String(message.language ?? ''),
+    target: typeof message.target === 'string' ? message.target : undefined,
+    quote: asked?.role === 'user' ? asked.quote : undefined,
+  });
 }
 
 /** Opens http(s) links in the browser; every other scheme is refused. */
