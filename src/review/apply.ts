@@ -3,7 +3,7 @@
  * new file (diffed directly) or a fragment (merged by a model), and whether a model's merge is safe to show.
  */
 import { targetFromComment } from './blockTarget';
-import { diffSegments, splitLines } from './diff';
+import { diffSegments, splitLines, type Segment } from './diff';
 
 export { blockTarget, targetFromComment, targetFromInfo } from './blockTarget';
 
@@ -84,7 +84,12 @@ export type MergeCheck = { ok: true } | { ok: false; reason: string };
  * region where it adds nothing (code the block never touched), or, in a file of 24 or more non-blank lines,
  * keeps fewer than half of them.
  */
-export function checkMerge(fileText: string, merged: string): MergeCheck {
+export function checkMerge(
+  fileText: string,
+  merged: string,
+  /** The diff of the two, when already known (a full diff of a large scattered rewrite is slow). */
+  segments: readonly Segment[] = diffSegments(fileText, merged),
+): MergeCheck {
   if (!merged.trim()) return { ok: false, reason: 'the merged file is empty' };
   const fileLines = new Set(nonBlank(fileText));
   const placeholder = splitLines(merged).find((l) => isLazyLine(l) && !fileLines.has(l.trim()));
@@ -94,7 +99,7 @@ export function checkMerge(fileText: string, merged: string): MergeCheck {
   let line = 1;
   let region: { from: number; to: number; removed: number; added: number } | undefined;
   const regions: Array<NonNullable<typeof region>> = [];
-  for (const segment of diffSegments(fileText, merged)) {
+  for (const segment of segments) {
     if (segment.kind === 'same') {
       const count = splitLines(segment.text).length;
       if (region && count > REGION_GAP) region = undefined;

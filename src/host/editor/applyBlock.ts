@@ -165,7 +165,7 @@ export function registerApply(
     }
 
     const merged = matchFinalNewline(current, toEol(document, extractCode(text, true)));
-    const check = checkMerge(current, merged);
+    const check = checkMerge(current, merged, review.finalSegments(merged));
     if (!check.ok) {
       await giveBack();
       return warn(
