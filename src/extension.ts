@@ -15,6 +15,7 @@ import { FileIndex } from './host/context/fileIndex';
 import { TerminalCapture } from './host/context/terminalCapture';
 import { registerExplainSelection } from './host/editor/explainSelection';
 import type { ReviewSnapshot } from './host/editor/editReview';
+import { registerApply } from './host/editor/applyBlock';
 import { registerGenerateCode } from './host/editor/generateCode';
 import { GatewayService } from './host/gatewayService';
 import { registerGenerateImage } from './host/images/generateImage';
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
   const review = registerGenerateCode(context, gateway, () => config.current);
+  registerApply(context, gateway, () => config.current, review);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);

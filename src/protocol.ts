@@ -61,7 +61,7 @@ export type HostToWebview =
   | ContextHostMessage;
 
 /** What a code block's toolbar can do with its code (besides copying it). */
-const CODE_BLOCK_ACTIONS = ['insert', 'replace', 'newFile'] as const;
+const CODE_BLOCK_ACTIONS = ['insert', 'replace', 'newFile', 'apply'] as const;
 export type CodeBlockAction = (typeof CODE_BLOCK_ACTIONS)[number];
 
 const text = v.string();
@@ -87,7 +87,15 @@ const WEBVIEW_MESSAGES = {
   deleteConversation: v.object({ id }),
   exportConversation: v.object({ id }),
   copy: v.object({ text }),
-  codeAction: v.object({ action: v.picklist(CODE_BLOCK_ACTIONS), code: text, language: text }),
+  codeAction: v.object({
+    action: v.picklist(CODE_BLOCK_ACTIONS),
+    code: text,
+    language: text,
+    /** Apply: the file the block names (fence info string or first comment), when it names one. */
+    target: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+    /** Apply: the answer the block is in, so a quoted selection of the question can be found. */
+    turnId: v.optional(id),
+  }),
   openLink: v.object({ href: text }),
   setApiKey: v.object({}),
   openSettings: v.object({}),

@@ -18,6 +18,10 @@ export interface ExtensionConfig {
     stop: string[];
     systemPrompt: string;
   };
+  edit: {
+    /** The model that merges a chat code block into a file (Apply). */
+    applyModel: string;
+  };
   images: {
     model: string;
     size: ImageSize;
@@ -37,6 +41,7 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
   const reader = new SettingReader(c, problems);
   const chatModel = SETTINGS['chat.model'].default;
   const imageModel = SETTINGS['images.model'].default;
+  const applyModel = SETTINGS['edit.applyModel'].default;
   const folder = SETTINGS['images.folder'].default;
   const baseUrl = reader.url('baseUrl', SETTINGS.baseUrl.default);
   const proxySetting = reader.string('network.proxy', SETTINGS['network.proxy'].default).trim();
@@ -63,6 +68,9 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         maxTokens: reader.optionalNumber('chat.maxTokens'),
         stop: reader.stringArray('chat.stop').slice(0, SETTINGS['chat.stop'].maxItems),
         systemPrompt: reader.string('chat.systemPrompt', SETTINGS['chat.systemPrompt'].default),
+      },
+      edit: {
+        applyModel: reader.string('edit.applyModel', applyModel).trim() || applyModel,
       },
       images: {
         model: reader.string('images.model', imageModel).trim() || imageModel,

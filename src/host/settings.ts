@@ -9,6 +9,9 @@ import { DEFAULT_COMPLETE_MODEL, DEFAULT_CONTEXT_TOKENS } from '../complete/prom
 import { DEFAULT_DEBOUNCE_MS } from '../complete/settings';
 import { MAX_IMAGES_PER_REQUEST } from '../images/validate';
 
+/** The fast model that merges a chat code block into its file (Apply). */
+export const DEFAULT_APPLY_MODEL = 'alpha-haiku-4-5-20251001';
+
 /** Where generated images go when the setting is empty. */
 export const DEFAULT_IMAGES_FOLDER = 'assets/generated';
 
@@ -45,6 +48,7 @@ export const SETTINGS = {
   'complete.debounceMs': { default: DEFAULT_DEBOUNCE_MS, minimum: 0, maximum: 10_000 },
   'complete.model': { default: DEFAULT_COMPLETE_MODEL },
   'complete.contextTokens': { default: DEFAULT_CONTEXT_TOKENS, minimum: 100, maximum: 100_000 },
+  'edit.applyModel': { default: DEFAULT_APPLY_MODEL },
   'images.model': { default: DEFAULT_IMAGE_MODEL },
   'images.size': { default: '1024x1024', enum: IMAGE_SIZES },
   'images.quality': { default: 'auto', enum: IMAGE_QUALITIES },

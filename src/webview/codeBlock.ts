@@ -1,4 +1,4 @@
-/** Code blocks: a toolbar (copy, insert, replace, new file) around highlighted code; actions read the code at click time. */
+/** Code blocks: a toolbar (copy, insert, replace, new file, apply) around highlighted code; actions read the code at click time. */
 import type { CodeQuote } from '../chat/types';
 import type { CodeBlockAction, WebviewToHost } from '../protocol';
 import { h, iconButton } from './dom';
@@ -11,6 +11,8 @@ const ACTIONS: ReadonlyArray<readonly [ToolbarAction, string, string]> = [
   ['insert', 'insert', 'Insert at cursor'],
   ['replace', 'replace', 'Replace selection'],
   ['newFile', 'new-file', 'Open as new file'],
+  // The tooltip names the target file once known (applyTarget.ts); the accessible name stays "Apply".
+  ['apply', 'git-pull-request-go-to-changes', 'Apply'],
 ];
 
 /** Wraps a `<pre><code>` in a code block with a header (language or title) and action buttons. */
@@ -85,15 +87,37 @@ export function quoteBlock(quote: CodeQuote, html: (markup: string) => DocumentF
   return block;
 }
 
-/** The message a code-block toolbar button stands for, or undefined when the click was elsewhere. */
-export function codeBlockMessage(target: EventTarget | null): WebviewToHost | undefined {
+/** The raw code of a block. */
+export function blockCode(block: HTMLElement): string {
+  // textContent of the highlighted code is the raw code; markdown-it ends fences with a newline nobody wants.
+  return (block.querySelector('pre')?.textContent ?? '').replace(/\n$/, '');
+}
+
+/**
+ * The message a code-block toolbar button stands for, or undefined when the click was elsewhere. Apply
+ * carries the file the block names (`targetOf`) and the turn it belongs to.
+ */
+export function codeBlockMessage(
+  target: EventTarget | null,
+  targetOf: (block: HTMLElement) => string | undefined = () => undefined,
+): WebviewToHost | undefined {
   if (!(target instanceof Element)) return undefined;
   const button = target.closest<HTMLElement>('[data-code-action]');
   const block = button?.closest<HTMLElement>('.code-block');
   if (!button || !block) return undefined;
-  // textContent of the highlighted code is the raw code; markdown-it ends fences with a newline nobody wants.
-  const code = (block.querySelector('pre')?.textContent ?? '').replace(/\n$/, '');
+  const code = blockCode(block);
   const action = button.dataset.codeAction as ToolbarAction;
   const language = block.dataset.language ?? '';
-  return action === 'copy' ? { type: 'copy', text: code } : { type: 'codeAction', action, code, language };
+  if (action === 'copy') return { type: 'copy', text: code };
+  if (action !== 'apply') return { type: 'codeAction', action, code, language };
+  const turnId = block.closest<HTMLElement>('[data-turn-id]')?.dataset.turnId;
+  const file = targetOf(block);
+  return {
+    type: 'codeAction',
+    action,
+    code,
+    language,
+    ...(file ? { target: file } : {}),
+    ...(turnId ? { turnId } : {}),
+  };
 }

@@ -2,6 +2,7 @@
 import { estimateTokens } from '../chat/tokens';
 import type { PickerItem } from '../contextProtocol';
 import type { ChatViewState, HostToWebview } from '../protocol';
+import { applyTargetOf, nameApplyTarget } from './applyTarget';
 import { codeBlockMessage } from './codeBlock';
 import { Composer } from './composer';
 import { ChipTray, formatTokens, NoticeLine } from './contextChips';
@@ -147,8 +148,9 @@ const app = document.getElementById('app') ?? document.body.appendChild(h('div',
 app.replaceChildren(header.element, onboarding.element, main, composer.element, liveRegion);
 
 // Links and code-block buttons are handled once here, so rendered Markdown carries no listeners.
+const answerSource = (turnId: string): string | undefined => transcript.answerSource(turnId);
 document.addEventListener('click', (event) => {
-  const codeMessage = codeBlockMessage(event.target);
+  const codeMessage = codeBlockMessage(event.target, (block) => applyTargetOf(block, answerSource));
   if (codeMessage) {
     post(codeMessage);
     return;
@@ -160,6 +162,9 @@ document.addEventListener('click', (event) => {
   const href = link.getAttribute('href') ?? '';
   if (isAllowedLink(href)) post({ type: 'openLink', href });
 });
+// Apply's tooltip names its file, read when it is about to show (the answer may still have been streaming).
+document.addEventListener('mouseover', (event) => nameApplyTarget(event.target, answerSource));
+document.addEventListener('focusin', (event) => nameApplyTarget(event.target, answerSource));
 document.addEventListener('auxclick', (event) => {
   if (event.target instanceof Element && event.target.closest('a')) event.preventDefault();
 });

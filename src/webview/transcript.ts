@@ -79,6 +79,12 @@ export class Transcript {
     }).observe(this.sentinel);
   }
 
+  /** The Markdown of an assistant turn's answer so far, for reading its code fences (Apply's target). */
+  answerSource(turnId: string): string | undefined {
+    const view = this.views.get(turnId);
+    return view instanceof AssistantMessageView ? view.content : undefined;
+  }
+
   /** Draws a conversation from scratch; `fromBottom` restores a reader's position after a reload. */
   reset(conversation: Conversation, busy: boolean, fromBottom?: number): void {
     for (const view of this.views.values()) view.dispose();

@@ -7,6 +7,7 @@ import type { BenchSettings } from './settings';
 import { sseThroughputRows } from './sseThroughput';
 import { historyRows } from './history';
 import { renderRows } from './render';
+import { reviewRows } from './review';
 import { sizeRows } from './sizes';
 import { activationRows, imageExtHostRows } from './startup';
 import { productionStage } from './stage';
@@ -43,5 +44,6 @@ export const caseRunners: CaseRunner[] = [
   { n: 5, name: '5. Large images (Node)', run: imageNodeRows },
   { n: 5, name: '5. Large images (extension host)', run: imageExtHostRows },
   { n: 6, name: '6. Unbroken runs', run: inBrowser(unbrokenRows) },
-  { n: 7, name: '7. Inline completions', run: completionRows },
+  { n: 8, name: '8. Edit review (extension host)', run: reviewRows },
+  { n: 9, name: '9. Inline completions', run: completionRows },
 ];

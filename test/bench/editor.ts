@@ -78,11 +78,11 @@ export async function measureActivation(vsix: string, starts: number, gatewayUrl
   }
 }
 
-/** Builds the extension-host entry (exthost.ts) into one file the extension host can load. */
-async function buildExtHostEntry(): Promise<string> {
-  const outfile = join(repoRoot, 'out', 'bench', 'exthost.js');
+/** Builds an extension-host entry (exthost.ts by default) into one file the extension host can load. */
+async function buildExtHostEntry(name = 'exthost'): Promise<string> {
+  const outfile = join(repoRoot, 'out', 'bench', `${name}.js`);
   await build({
-    entryPoints: [join(repoRoot, 'test', 'bench', 'exthost.ts')],
+    entryPoints: [join(repoRoot, 'test', 'bench', `${name}.ts`)],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -94,19 +94,28 @@ async function buildExtHostEntry(): Promise<string> {
   return outfile;
 }
 
-/** Runs case 5 inside the extension host of a real editor, with the staged extension under development. */
-export async function runInExtensionHost(
-  stageDir: string,
-  job: ExtHostJob,
-  timeoutMs: number,
-): Promise<ExtHostResults> {
-  const entry = await buildExtHostEntry();
-  const resultsFile = join(resultsDir('bench'), 'exthost-images.json');
+/** Another extension-host entry than case 5's: its file under test/bench, results name and settings. */
+export interface ExtHostEntry {
+  name: string;
+  results: string;
+  settings: Record<string, unknown>;
+}
+
+/** Runs case 5 (or `other`) inside the extension host of a real editor, with the staged extension under development. */
+export async function runInExtensionHost<
+  Job = ExtHostJob,
+  Results extends { error?: string } = ExtHostResults,
+>(stageDir: string, job: Job & { url: string }, timeoutMs: number, other?: ExtHostEntry): Promise<Results> {
+  const entry = await buildExtHostEntry(other?.name);
+  const resultsFile = join(resultsDir('bench'), other?.results ?? 'exthost-images.json');
   rmSync(resultsFile, { force: true });
   const workspace = makeWorkspace();
   const server = await startCodeServer({
     folder: workspace.folder,
-    settings: { 'modelGateway.baseUrl': job.url, 'modelGateway.images.folder': 'bench-images' },
+    settings: other?.settings ?? {
+      'modelGateway.baseUrl': job.url,
+      'modelGateway.images.folder': 'bench-images',
+    },
     logFile: join(resultsDir('logs'), 'bench-exthost-code-server.log'),
   });
   const browser = await launchBrowser();
@@ -126,7 +135,7 @@ export async function runInExtensionHost(
     ]);
     await withTimeout(exited, timeoutMs, 'the extension-host benchmark did not finish');
     if (!existsSync(resultsFile)) throw new Error('the extension-host benchmark wrote no results');
-    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as ExtHostResults;
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
     if (results.error) throw new Error(`in the extension host: ${results.error}`);
     return results;
   } finally {

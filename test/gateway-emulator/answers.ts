@@ -4,6 +4,7 @@ import { chatAnswer, chooseChatRule } from './chatAnswers';
 import { codeFor, codeSpecOf, type CodeSpec } from './codeAnswers';
 import { fixedAnswer } from './fixedAnswers';
 import { completionAnswer, isHolePrompt } from './completionAnswers';
+import { mergeAnswer } from './mergeAnswer';
 
 export { fixedAnswer };
 
@@ -115,6 +116,11 @@ export const ANSWER_RULES: AnswerRule[] = [
       const named = ANSWER_MARKER.exec(user);
       return named ? fixedAnswer(named[1]) : undefined;
     },
+  },
+  {
+    // Apply's merge request (src/host/editor/applyBlock.ts): the file with the block merged in (mergeAnswer.ts).
+    name: 'apply merge',
+    answer: ({ system, user }) => mergeAnswer(system, user),
   },
   {
     // Test-only: hostile-output tests need their Markdown to come back as model output.

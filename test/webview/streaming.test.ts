@@ -156,7 +156,7 @@ describe('stream renderer (Chromium)', function () {
       return { live, liveToolbar, closed, html: el.innerHTML };
     });
     assert.equal(result.live, 'const x = 1;\nconst y');
-    assert.equal(result.liveToolbar, 4);
+    assert.equal(result.liveToolbar, 5);
     assert.deepEqual(result.closed, { live: 0, keywords: 2 });
   });
 

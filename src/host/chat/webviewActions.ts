@@ -58,7 +58,8 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   deleteConversation: ({ chat }, m) => deleteConversation(chat, m.id),
   exportConversation: ({ session, chat }, m) => exportConversation(chat, session, m.id),
   copy: (_, m) => vscode.env.clipboard.writeText(m.text),
-  codeAction: (_, m) => applyCode(m.action, m.code, m.language),
+  codeAction: ({ session }, m) =>
+    m.action === 'apply' ? applyToFile(session, m) : applyCode(m.action, m.code, m.language),
   openLink: (_, m) => openLink(m.href),
   setApiKey,
   openSettings,
@@ -90,6 +91,22 @@ export function createWebviewDispatcher(
     const handler = HANDLERS[check.message.type] as Handler<WebviewMessageType>;
     await handler(context, check.message);
   };
+}
+
+/** Apply: the block goes through the in-place review of its target file (src/host/editor/applyBlock.ts). */
+async function applyToFile(
+  session: ChatSessionActions,
+  message: Extract<WebviewToHost, { type: 'codeAction' }>,
+): Promise<void> {
+  const turns = session.conversation.turns;
+  const index = turns.findIndex((t) => t.id === message.turnId);
+  const asked = index > 0 ? turns[index - 1] : undefined;
+  await vscode.commands.executeCommand('modelGateway.applyCodeBlock', {
+    code: message.code,
+    language: message.language,
+    target: message.target,
+    quote: asked?.role === 'user' ? asked.quote : undefined,
+  });
 }
 
 async function renameConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Segment } from '../../review/diff';
 import { ReviewModel } from '../../review/model';
 import { StreamingDiff } from '../../review/streaming';
 import { EditReview, type ReviewSnapshot } from './editReview';
@@ -58,6 +59,12 @@ export class ReviewController implements vscode.Disposable {
     const { diff, edit } = this.active;
     const open = diff.update(toEol(edit.document, code));
     this.view.showStreaming(edit, [...diff.settledSegments, ...open]);
+  }
+
+  /** The whole change `code` makes to the streamed region, reusing the streaming diff's settled part. */
+  finalSegments(code: string): Segment[] | undefined {
+    if (this.active?.kind !== 'streaming') return undefined;
+    return this.active.diff.finish(toEol(this.active.edit.document, code));
   }
 
   /** Turns the finished stream, already written in full, into a review of its hunks. */

@@ -182,7 +182,7 @@ describe('gateway emulator: canned answers', () => {
     assert.throws(() => expectedCode(ask('not a code request')), /not a code request/);
     assert.deepEqual(
       ANSWER_RULES.map((r) => r.name),
-      ['completion', 'named answer', 'echo marker', 'code generation', 'attachments', 'chat'],
+      ['completion', 'named answer', 'apply merge', 'echo marker', 'code generation', 'attachments', 'chat'],
     );
   });
 });

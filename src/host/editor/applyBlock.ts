@@ -1,0 +1,266 @@
+import { stat } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { extractCode } from '../../chat/codeExtract';
+import type { CodeQuote } from '../../chat/types';
+import {
+  checkMerge,
+  findQuote,
+  isLazyLine,
+  isWholeFile,
+  matchFinalNewline,
+  withoutNameComment,
+} from '../../review/apply';
+import { mergeMessages } from '../../review/mergePrompt';
+import { buildChatRequest } from '../chatRequest';
+import type { ExtensionConfig } from '../config';
+import { lastActiveTextEditor } from '../editorTracker';
+import { isUserAbort, showError } from '../errors';
+import type { GatewayService } from '../gatewayService';
+import { findWorkspaceFile, locateInWorkspace } from '../context/workspacePaths';
+import { InlineEdit } from './inlineEdit';
+import type { ReviewController } from './reviewController';
+
+/** A chat code block to apply, with the file it names and the quoted selection its turn answered. */
+export interface ApplyRequest {
+  code: string;
+  language?: string;
+  target?: string;
+  quote?: CodeQuote;
+}
+
+/** What Apply did, returned to callers such as tests. */
+export interface ApplyResult {
+  status: 'review' | 'unchanged' | 'cancelled' | 'failed' | 'refused' | 'unavailable';
+  mode?: 'direct' | 'merge';
+  file?: string;
+  hunks?: number;
+  message?: string;
+}
+
+const EDIT_INTERVAL_MS = 50;
+
+/** Registers `modelGateway.applyCodeBlock` (used by the chat's Apply button): a block into a file, reviewed. */
+export function registerApply(
+  context: vscode.ExtensionContext,
+  gateway: GatewayService,
+  getConfig: () => ExtensionConfig,
+  review: ReviewController,
+): void {
+  const warn = (message: string, status: ApplyResult['status'], file?: string): ApplyResult => {
+    void vscode.window.showWarningMessage(message);
+    return { status, file, message };
+  };
+
+  const apply = async (request: ApplyRequest): Promise<ApplyResult> => {
+    const code = String(request?.code ?? '');
+    const uri = await resolveTarget(typeof request?.target === 'string' ? request.target : undefined);
+    if (!uri) {
+      return warn(
+        'Apply needs a file: open the file to apply the code to, or name it in the code block (```ts src/file.ts). Nothing was changed.',
+        'unavailable',
+      );
+    }
+    const name = vscode.workspace.asRelativePath(uri);
+    if (await isReadOnly(uri))
+      return warn(
+        `${name} is read-only, so the code was not applied. Nothing was changed.`,
+        'unavailable',
+        name,
+      );
+    if (review.busy) return warn('Accept or reject the pending edit first.', 'unavailable', name);
+    if (!code.trim()) return warn('The code block is empty; nothing was applied.', 'unavailable', name);
+
+    const document = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    await catchUpWithDisk(document);
+    const wasDirty = document.isDirty;
+    const current = document.getText();
+    const block = toEol(document, withoutNameComment(code, current));
+
+    const quoted =
+      request.quote && request.quote.fileName === name
+        ? findQuote(current, toEol(document, request.quote.code), request.quote.startLine)
+        : undefined;
+    const lazy = block.split('\n').some(isLazyLine);
+    if ((quoted && !lazy) || isWholeFile(current, block)) {
+      const region = quoted ?? { offset: 0, length: current.length };
+      const original = current.slice(region.offset, region.offset + region.length);
+      const proposed = quoted ? matchFinalNewline(original, block) : matchFinalNewline(current, block);
+      const range = new vscode.Range(
+        document.positionAt(region.offset),
+        document.positionAt(region.offset + region.length),
+      );
+      const abort = new AbortController();
+      const edit = new InlineEdit(editor, range, original, () => abort.abort());
+      review.startStreaming(edit, abort, original);
+      if (!(await edit.setCode(proposed, true))) {
+        await edit.restore();
+        review.finish();
+        return warn(`${name} kept changing, so the code was not applied.`, 'failed', name);
+      }
+      const hunks = review.startReview(proposed);
+      if (hunks === 0) {
+        void vscode.window.showInformationMessage(`${name} already holds this code; nothing to review.`);
+        return { status: 'unchanged', mode: 'direct', file: name, hunks };
+      }
+      return { status: 'review', mode: 'direct', file: name, hunks };
+    }
+
+    if (!(await gateway.requireKey())) return { status: 'unavailable', file: name };
+    const config = getConfig();
+    const model = config.edit.applyModel;
+    const messages = mergeMessages({
+      fileName: name,
+      languageId: document.languageId,
+      fileText: current,
+      block,
+    });
+    const { stop: _stop, ...base } = buildChatRequest(model, messages, config);
+    const chatRequest = { ...base, temperature: 0 };
+    const abort = new AbortController();
+    const range = new vscode.Range(document.positionAt(0), document.positionAt(current.length));
+    const edit = new InlineEdit(editor, range, current, () => abort.abort());
+    review.startStreaming(edit, abort, current);
+    const giveBack = async (): Promise<void> => {
+      await edit.restore();
+      review.finish();
+      await revertIfUnchanged(document, wasDirty);
+    };
+
+    let text = '';
+    try {
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Model Gateway: merging the code block into ${name}…`,
+          cancellable: true,
+        },
+        async (_progress, token) => {
+          const cancel = token.onCancellationRequested(() => abort.abort());
+          let lastEdit = 0;
+          try {
+            for await (const event of gateway
+              .current()
+              .streamChatCompletion(chatRequest, { signal: abort.signal })) {
+              if (event.type !== 'text') continue;
+              text += event.text;
+              if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
+                lastEdit = Date.now();
+                const partial = extractCode(text, false);
+                void edit.setCode(partial).then((ok) => ok && review.preview(partial));
+              }
+            }
+          } finally {
+            cancel.dispose();
+          }
+        },
+      );
+    } catch (error) {
+      await giveBack();
+      if (!isUserAbort(error) && !abort.signal.aborted) {
+        void showError(error, `The merge into ${name} failed; the file was left as it was.`, gateway.log);
+        return { status: 'failed', mode: 'merge', file: name };
+      }
+      return { status: 'cancelled', mode: 'merge', file: name };
+    }
+
+    const merged = matchFinalNewline(current, toEol(document, extractCode(text, true)));
+    const check = checkMerge(current, merged, review.finalSegments(merged));
+    if (!check.ok) {
+      await giveBack();
+      return warn(
+        `The merge from ${model} was not applied: ${check.reason}. ${name} was left as it was; try Insert or Copy instead.`,
+        'refused',
+        name,
+      );
+    }
+    if (!(await edit.setCode(merged, true))) {
+      await giveBack();
+      return warn(`${name} kept changing, so the merge was not applied.`, 'failed', name);
+    }
+    const hunks = review.startReview(merged);
+    if (hunks === 0) {
+      await revertIfUnchanged(document, wasDirty);
+      void vscode.window.showInformationMessage(`${name} already holds this code; nothing to review.`);
+      return { status: 'unchanged', mode: 'merge', file: name, hunks };
+    }
+    return { status: 'review', mode: 'merge', file: name, hunks };
+  };
+
+  context.subscriptions.push(vscode.commands.registerCommand('modelGateway.applyCodeBlock', apply));
+}
+
+/** The file a block names, when it is in the workspace; else the active editor's file. */
+async function resolveTarget(named: string | undefined): Promise<vscode.Uri | undefined> {
+  if (named) {
+    const found = await findNamed(named.replace(/\\/g, '/').replace(/^\.\//, ''));
+    if (found) return found;
+  }
+  const editor = lastActiveTextEditor();
+  return editor && editor.document.uri.scheme !== 'output' ? editor.document.uri : undefined;
+}
+
+async function findNamed(path: string): Promise<vscode.Uri | undefined> {
+  if (path.startsWith('/')) {
+    const located = await locateInWorkspace(vscode.Uri.file(path));
+    return 'uri' in located ? located.uri : undefined;
+  }
+  const exact = await findWorkspaceFile(path);
+  if (exact) return exact;
+  // A bare or partial name (`a.ts`, `lib/a.ts`) counts when exactly one workspace file ends with it.
+  if (/[[\]{}*?!]/.test(path) || path.split('/').includes('..')) return undefined;
+  const matches = await vscode.workspace.findFiles(`**/${path}`, '**/node_modules/**', 2);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
+  if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === false) return true;
+  if (uri.scheme !== 'file') return false;
+  try {
+    const found = await vscode.workspace.fs.stat(uri);
+    if (((found.permissions ?? 0) & vscode.FilePermission.Readonly) !== 0) return true;
+    // No write bit for anyone: read-only, even for a root process that could write it anyway.
+    return ((await stat(uri.fsPath)).mode & 0o222) === 0;
+  } catch {
+    return true;
+  }
+}
+
+async function diskText(uri: vscode.Uri): Promise<string | undefined> {
+  if (uri.scheme !== 'file') return undefined;
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An open document without unsaved changes whose file changed on disk is reloaded first, so the review is
+ * computed against the file as it is now (VS Code's watcher may not have caught up yet).
+ */
+async function catchUpWithDisk(document: vscode.TextDocument): Promise<void> {
+  if (document.isDirty) return;
+  const disk = await diskText(document.uri);
+  if (disk === undefined || disk === document.getText()) return;
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  const deadline = Date.now() + 2000;
+  while (document.getText() !== disk && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** After a merge put the original back, a document that had no unsaved changes is reloaded clean. */
+async function revertIfUnchanged(document: vscode.TextDocument, wasDirty: boolean): Promise<void> {
+  if (wasDirty || !document.isDirty) return;
+  if ((await diskText(document.uri)) !== document.getText()) return;
+  if (vscode.window.activeTextEditor?.document !== document)
+    await vscode.window.showTextDocument(document, { preview: false });
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+}
+
+/** The text with the document's own line endings. */
+function toEol(document: vscode.TextDocument, text: string): string {
+  return document.eol === vscode.EndOfLine.CRLF
+    ? text.replace(/\r?\n/g, '\r\n')
+    : text.replace(/\r\n/g, '\n');
+}

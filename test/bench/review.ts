@@ -1,0 +1,84 @@
+/**
+ * Case 7 (issue 14, Performance): a 2,000-line file rewritten by a streamed answer of 10,000 chunks under
+ * review, against the same stream inserted without review, side by side in one extension host.
+ */
+import { spawnEmulator } from './children';
+import { editorUnavailable, runInExtensionHost } from './editor';
+import { type Row, fmtMs, fmtRatio, skippedRow, verdict } from './report';
+import type { ReviewJob, ReviewMeasurement, ReviewResults } from './reviewExtHost';
+import { benchAnswerLength } from './reviewFile';
+import type { BenchSettings } from './settings';
+import { median, medianRatio } from './stats';
+import { productionStage } from './stage';
+
+const CASE = '7. Edit review';
+const LINES = 2000;
+const CHUNKS = 10_000;
+
+/** The case's rows: longest block, total time against the plain insertion, last tenth against the first. */
+export async function reviewRows(settings: BenchSettings): Promise<Row[]> {
+  const unavailable = editorUnavailable();
+  if (unavailable)
+    return [skippedRow(CASE, 'review of a streamed rewrite (all figures)', '≤ 50 ms / ≤ 1.5×', unavailable)];
+  const answer = benchAnswerLength(LINES);
+  const chunkSize = Math.floor(answer / CHUNKS);
+  const chunks = Math.ceil(answer / chunkSize);
+  const stage = await productionStage();
+  const emulator = await spawnEmulator({ chunkSize });
+  try {
+    const job: ReviewJob = { url: emulator.info.url, lines: LINES, rounds: settings.quick ? 1 : 3 };
+    const results = await runInExtensionHost<ReviewJob, ReviewResults>(stage.dir, job, 900_000, {
+      name: 'reviewExtHost',
+      results: 'exthost-review.json',
+      settings: { 'modelGateway.baseUrl': job.url, 'modelGateway.network.retries': 0 },
+    });
+    const of = (kind: ReviewMeasurement['kind']) => results.runs.filter((r) => r.kind === kind);
+    const review = of('review');
+    const plain = of('plain');
+    const what = `${LINES.toLocaleString('en-US')}-line file, ${chunks.toLocaleString('en-US')} chunks of ${chunkSize} characters, Node ${results.node}, ${review.length} round(s)`;
+    const block = Math.max(...review.map((r) => r.maxBusyDriftMs));
+    const plainBlock = Math.max(...plain.map((r) => r.maxBusyDriftMs));
+    const total = medianRatio(
+      review.map((r) => r.totalMs),
+      plain.map((r) => r.totalMs),
+    );
+    const tenth = median(review.map((r) => r.lastTenthMs / r.firstTenthMs));
+    const plainTenth = median(plain.map((r) => r.lastTenthMs / r.firstTenthMs));
+    const data = { chunkSize, chunks, runs: results.runs };
+    return [
+      {
+        case: CASE,
+        figure: 'longest extension-host block while the rewrite streams under review',
+        ours: fmtMs(block),
+        baseline: fmtMs(plainBlock),
+        ratio: fmtRatio(block / plainBlock),
+        budget: '≤ 50 ms',
+        status: verdict(block <= 50),
+        note: `${what}; the longest timer drift the process spent on the CPU (probes.ts), worst round; baseline: the same stream inserted without review`,
+        data,
+      },
+      {
+        case: CASE,
+        figure: 'total time under review vs inserted without review',
+        ours: fmtMs(median(review.map((r) => r.totalMs))),
+        baseline: fmtMs(median(plain.map((r) => r.totalMs))),
+        ratio: fmtRatio(total),
+        budget: '≤ 1.5×',
+        status: verdict(total <= 1.5),
+        note: `${what}; median of per-round ratios, the review's final diff included`,
+      },
+      {
+        case: CASE,
+        figure: 'last 10% of the chunks vs the first 10%, under review',
+        ours: fmtRatio(tenth),
+        baseline: fmtRatio(plainTenth),
+        ratio: '–',
+        budget: '≤ 1.5×',
+        status: verdict(tenth <= 1.5),
+        note: `${what}; time per character while the document grows through its last tenth over its first tenth (streamed writes, the final one left out); baseline column: the same ratio without review`,
+      },
+    ];
+  } finally {
+    await emulator.stop();
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Extension-host entry of case 7 (loaded as extensionTestsPath in the real editor): a 2,000-line file
+ * rewritten by a streamed answer of 10,000 chunks, once under review (the extension's Apply, which merges
+ * through the model and shows the streaming diff) and once inserted without review (the same request, the
+ * same client and the same InlineEdit writes, nothing else), under the probes. Writes its measurements to
+ * MODEL_GATEWAY_BENCH_RESULTS.
+ */
+import { writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { extractCode } from '../../src/chat/codeExtract';
+import { createGatewayClient } from '../../src/gateway';
+import { InlineEdit } from '../../src/host/editor/inlineEdit';
+import { mergeMessages } from '../../src/review/mergePrompt';
+import { startProbe } from './probes';
+import { benchBlock, benchFile } from './reviewFile';
+
+/** What the bench asks the extension host to run. */
+export interface ReviewJob {
+  url: string;
+  lines: number;
+  rounds: number;
+}
+
+/** One run: total time, the longest block, and the time of the first and last tenth of the stream. */
+export interface ReviewMeasurement {
+  kind: 'review' | 'plain';
+  totalMs: number;
+  maxBusyDriftMs: number;
+  maxLoopDelayMs: number;
+  firstTenthMs: number;
+  lastTenthMs: number;
+}
+
+/** Result file. */
+export interface ReviewResults {
+  node: string;
+  runs: ReviewMeasurement[];
+  error?: string;
+}
+
+const EDIT_INTERVAL_MS = 50;
+const MODEL = 'alpha-haiku-4-5-20251001';
+
+/** Follows the document's length from its first change; the tenths are read from these samples. */
+function trackLength(document: vscode.TextDocument): { samples: Array<[number, number]>; stop(): void } {
+  let length = document.getText().length;
+  const samples: Array<[number, number]> = [];
+  const subscription = vscode.workspace.onDidChangeTextDocument((e) => {
+    if (e.document !== document) return;
+    for (const c of e.contentChanges) length += c.text.length - c.rangeLength;
+    samples.push([performance.now(), length]);
+  });
+  return { samples, stop: () => subscription.dispose() };
+}
+
+/**
+ * Time per character of the first and of the last tenth of the stream, from the document's growth: the
+ * writes come every 50 ms, so each tenth spans a few of them and is measured as a rate. The last write
+ * (the whole answer, after the stream) is left out.
+ */
+function tenths(samples: Array<[number, number]>): { firstTenthMs: number; lastTenthMs: number } {
+  const streamed = samples.slice(0, -1);
+  const final = streamed[streamed.length - 1][1];
+  const rate = (a: [number, number], b: [number, number]): number => (b[0] - a[0]) / Math.max(1, b[1] - a[1]);
+  const firstEnd = streamed.find(([, l], i) => i > 0 && l >= final * 0.1) ?? streamed[1];
+  const lastStart = [...streamed].reverse().find(([, l], i) => i > 0 && l <= final * 0.9) ?? streamed[0];
+  // Both as milliseconds per tenth of the text.
+  return {
+    firstTenthMs: rate(streamed[0], firstEnd) * final * 0.1,
+    lastTenthMs: rate(lastStart, streamed[streamed.length - 1]) * final * 0.1,
+  };
+}
+
+async function openBenchFile(name: string, text: string): Promise<vscode.TextEditor> {
+  const folder = vscode.workspace.workspaceFolders![0].uri;
+  const uri = vscode.Uri.joinPath(folder, name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+}
+
+/** The same stream without review: the same request and client, written as Apply writes it. */
+async function insertPlain(job: ReviewJob, editor: vscode.TextEditor, file: string): Promise<void> {
+  const client = createGatewayClient({ baseUrl: job.url, apiKey: () => 'sk-bench', userAgent: 'bench' });
+  const messages = mergeMessages({
+    fileName: vscode.workspace.asRelativePath(editor.document.uri),
+    languageId: editor.document.languageId,
+    fileText: file,
+    block: benchBlock(job.lines),
+  });
+  const whole = new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(file.length));
+  const edit = new InlineEdit(editor, whole, file, () => undefined);
+  let text = '';
+  let lastEdit = 0;
+  for await (const event of client.streamChatCompletion({ model: MODEL, messages, temperature: 0 })) {
+    if (event.type !== 'text') continue;
+    text += event.text;
+    if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
+      lastEdit = Date.now();
+      void edit.setCode(extractCode(text, false));
+    }
+  }
+  const merged = extractCode(text, true);
+  await edit.setCode(file.endsWith('\n') ? `${merged}\n` : merged, true);
+  edit.dispose();
+}
+
+async function measure(job: ReviewJob, kind: 'review' | 'plain', round: number): Promise<ReviewMeasurement> {
+  const file = benchFile(job.lines);
+  const editor = await openBenchFile(`bench-${kind}-${round}.ts`, file);
+  const track = trackLength(editor.document);
+  const probe = await startProbe();
+  const started = performance.now();
+  try {
+    if (kind === 'review') {
+      const result = await vscode.commands.executeCommand<{ status: string; message?: string }>(
+        'modelGateway.applyCodeBlock',
+        { code: benchBlock(job.lines), target: vscode.workspace.asRelativePath(editor.document.uri) },
+      );
+      if (result?.status !== 'review')
+        throw new Error(`Apply ended ${result?.status}: ${result?.message ?? ''}`);
+    } else {
+      await insertPlain(job, editor, file);
+    }
+  } finally {
+    track.stop();
+  }
+  const totalMs = performance.now() - started;
+  const probed = await probe.stop();
+  if (kind === 'review') await vscode.commands.executeCommand('modelGateway.acceptEdit');
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  return { kind, totalMs, ...probed, ...tenths(track.samples) };
+}
+
+/** The test entry VS Code calls. */
+export async function run(): Promise<void> {
+  const out = process.env.MODEL_GATEWAY_BENCH_RESULTS ?? '';
+  const job = JSON.parse(process.env.MODEL_GATEWAY_BENCH_JOB ?? '{}') as ReviewJob;
+  const results: ReviewResults = { node: process.version, runs: [] };
+  try {
+    const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', { key: 'sk-bench' });
+    if (ok !== true) throw new Error('could not set the API key');
+    await measure(job, 'plain', -1); // unmeasured warm-up of both paths
+    await measure(job, 'review', -1);
+    for (let round = 0; round < job.rounds; round++) {
+      const order = round % 2 === 0 ? (['review', 'plain'] as const) : (['plain', 'review'] as const);
+      for (const kind of order) results.runs.push(await measure(job, kind, round));
+    }
+  } catch (error) {
+    results.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  }
+  writeFileSync(out, JSON.stringify(results));
+}
