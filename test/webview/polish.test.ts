@@ -169,7 +169,11 @@ describe('chat webview polish (issue 16, Chromium, real bundle)', function () {
       ['Copy'],
     );
     const theirs = page.getByRole('article', { name: new RegExp(`^Assistant`) }).locator('.code-block');
-    assert.equal(await theirs.locator('.code-actions button').count(), 4);
+    assert.equal(
+      await theirs.locator('.code-actions button').count(),
+      5,
+      'Copy, Insert, Replace, New file, Apply',
+    );
   });
 
   it('saving the key shows "API key saved" in the onboarding area, then gets out of the way', async () => {
