@@ -100,6 +100,8 @@ const WEBVIEW_MESSAGES = {
   setApiKey: v.object({}),
   openSettings: v.object({}),
   errorAction: v.object({ turnId: id, action: v.picklist(ERROR_ACTIONS) }),
+  /** The reader opened or closed an answer's Thinking section (kept with the conversation, across reloads). */
+  setThinkingOpen: v.object({ turnId: id, open: v.boolean() }),
   // Context (attachments): the # picker's searches and choices, the chips, files dropped on the view.
   contextQuery: v.object({
     requestId: v.pipe(v.number(), v.integer(), v.minValue(0)),

@@ -135,6 +135,7 @@ function isTurn(v: unknown): v is Turn {
     STATUSES.has(a.status as TurnStatus) &&
     optional(a.reasoning, isString) &&
     optional(a.reasoningMs, isNumber) &&
+    optional(a.thinkingOpen, (o) => typeof o === 'boolean') &&
     optional(a.finishReason, isString) &&
     optional(a.usage, isObject) &&
     optional(a.error, (e) => isObject(e) && isString(e.message))

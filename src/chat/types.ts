@@ -46,6 +46,8 @@ export interface AssistantTurn {
   reasoning?: string;
   /** How long the model reasoned, in ms. */
   reasoningMs?: number;
+  /** The reader opened (true) or closed (false) the Thinking section; kept with the conversation. */
+  thinkingOpen?: boolean;
   status: TurnStatus;
   finishReason?: string;
   usage?: Usage;

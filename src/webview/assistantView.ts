@@ -39,6 +39,8 @@ export class AssistantMessageView implements TurnView {
     if (turn.reasoning) {
       this.thinking = new ThinkingView(turn.reasoning, {
         turnId: turn.id,
+        open: turn.thinkingOpen,
+        toggled: (open) => context.post({ type: 'setThinkingOpen', turnId: turn.id, open }),
         streaming: streaming && !turn.content,
         startedAt: turn.createdAt,
         durationMs: turn.reasoningMs,
@@ -95,7 +97,12 @@ export class AssistantMessageView implements TurnView {
     }
     if (reasoning) {
       if (!this.thinking) {
-        this.thinking = new ThinkingView('', { turnId: this.turn.id, streaming: true });
+        const turnId = this.turn.id;
+        this.thinking = new ThinkingView('', {
+          turnId,
+          streaming: true,
+          toggled: (open) => this.context.post({ type: 'setThinkingOpen', turnId, open }),
+        });
         this.answer.before(this.thinking.element);
       }
       this.thinking.append(reasoning);

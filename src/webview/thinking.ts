@@ -27,6 +27,10 @@ function stopTicking(view: ThinkingView): void {
 export interface ThinkingOptions {
   /** The turn this reasoning belongs to: the reader's open/closed choice is remembered per turn. */
   turnId: string;
+  /** The choice stored with the conversation, when the reader made one. */
+  open?: boolean;
+  /** Tells the host the reader's new choice. */
+  toggled?(open: boolean): void;
   streaming: boolean;
   /** When the reasoning began (epoch ms), for a restored turn that is still reasoning. */
   startedAt?: number;
@@ -52,16 +56,23 @@ export class ThinkingView {
     // after the toggle, so it is saved then; re-renders and reloads restore it instead of the default.
     summary.addEventListener('click', () => {
       this.userToggled = true;
-      this.element.addEventListener('toggle', () => rememberThinkingOpen(options.turnId, this.element.open), {
-        once: true,
-      });
+      this.element.addEventListener(
+        'toggle',
+        () => {
+          rememberThinkingOpen(options.turnId, this.element.open);
+          options.toggled?.(this.element.open);
+        },
+        { once: true },
+      );
     });
     this.body = h('div', { class: 'thinking-body markdown' });
     this.element = h('details', { class: 'thinking' }, summary, this.body);
     this.startedAt = options.startedAt ?? Date.now();
     this.durationMs = options.durationMs;
     this.reasoning = options.streaming;
-    const chosen = thinkingOpen(options.turnId);
+    // The conversation's record wins (it survives reloads and other chat views); this view's state is the
+    // fallback for a choice the host has not stored yet.
+    const chosen = options.open ?? thinkingOpen(options.turnId);
     this.userToggled = chosen !== undefined;
     if (options.streaming) {
       this.renderer = new StreamRenderer(this.body);

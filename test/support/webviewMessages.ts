@@ -23,6 +23,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   setApiKey: { type: 'setApiKey' },
   openSettings: { type: 'openSettings' },
   errorAction: { type: 'errorAction', turnId: 't-1', action: 'dropOldestTurns' },
+  setThinkingOpen: { type: 'setThinkingOpen', turnId: 't-1', open: true },
   contextQuery: { type: 'contextQuery', requestId: 3, mode: 'files', query: 'sample' },
   addContext: { type: 'addContext', key: 'kind:selection' },
   removeContext: { type: 'removeContext', id: 'chip-1' },
@@ -34,13 +35,17 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */
-const FIELD_RULES: Record<string, 'string' | 'nonEmpty' | 'model' | 'enum' | 'count' | 'strings'> = {
+const FIELD_RULES: Record<
+  string,
+  'string' | 'nonEmpty' | 'model' | 'enum' | 'count' | 'strings' | 'boolean'
+> = {
   text: 'string',
   query: 'string',
   key: 'nonEmpty',
   attachmentId: 'nonEmpty',
   mode: 'enum',
   requestId: 'count',
+  open: 'boolean',
   uris: 'strings',
   code: 'string',
   language: 'string',
@@ -77,6 +82,8 @@ function badValues(rule: (typeof FIELD_RULES)[string]): unknown[] {
       return [...NOT_STRINGS, '', '   ', '\n', 'x'.repeat(257)];
     case 'enum':
       return [...NOT_STRINGS, '', 'delete', 'INSERT', 'toString', '__proto__', 'run'];
+    case 'boolean':
+      return [undefined, null, 'true', 0, 1, [], {}];
     case 'count':
       return [undefined, null, '3', -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, [], {}];
     case 'strings':

@@ -60,6 +60,8 @@ export interface ChatSessionActions {
   editAndResend(turnId: string, text: string): Promise<void>;
   newChat(): Promise<void>;
   show(conversation: Conversation): Promise<void>;
+  /** Keeps the reader's open/closed choice of an answer's Thinking section. */
+  setThinkingOpen(turnId: string, open: boolean): void;
   /** Sets the conversation's model (saved when the conversation has turns). */
   setModel(model: string): Promise<void>;
 }

@@ -88,6 +88,14 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     await this.show(createConversation(this.chat.config.current.chat.model, Date.now()));
   }
 
+  /** Keeps the reader's choice on the answer, saved with the conversation (a reload shows it the same way). */
+  setThinkingOpen(turnId: string, open: boolean): void {
+    const turn = this.conversation.turns.find((t) => t.id === turnId);
+    if (turn?.role !== 'assistant' || turn.thinkingOpen === open) return;
+    turn.thinkingOpen = open;
+    this.chat.scheduleSave(this.conversation);
+  }
+
   /** Sets the conversation's model; a conversation with turns is saved at once. */
   async setModel(model: string): Promise<void> {
     this.conversation.model = model;

@@ -49,6 +49,7 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   retry: ({ session }) => session.rerunLast(),
   editAndResend: ({ session }, m) => session.editAndResend(m.turnId, m.text),
   setModel: ({ session }, m) => session.setModel(m.model),
+  setThinkingOpen: ({ session }, m) => session.setThinkingOpen(m.turnId, m.open),
   newChat: ({ session }) => session.newChat(),
   openConversation: async ({ session, chat }, m) => {
     const conversation = await chat.load(m.id);
