@@ -9,7 +9,7 @@ import type { EmulatorContext, ResolvedOptions } from './preflight';
 
 export type { RecordedRequest } from './exchange';
 export { expectedAnswer, expectedCode, expectedReasoning, expectedUsage, fixedAnswer } from './answers';
-export { expectedStreamText } from './streamPlan';
+export { expectedStreamText, keptAnswerText } from './streamPlan';
 export { collectFaults } from './faults';
 
 /** Options of startEmulator; every field is optional. */

@@ -6,7 +6,13 @@ import * as vscode from 'vscode';
 import { isPartialName } from '../../../src/images/atomicWrite';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { AssistantTurn, Conversation } from '../../../src/chat/types';
-import { expectedAnswer, expectedCode, type Emulator, type RecordedRequest } from '../../gateway-emulator';
+import {
+  expectedAnswer,
+  expectedCode,
+  keptAnswerText,
+  type Emulator,
+  type RecordedRequest,
+} from '../../gateway-emulator';
 import { closeAllEditors, openFile, workspaceRoot } from '../../integration/helpers';
 import type { FaultCase } from './faultCases';
 import { conversationsDir, waitFor, type LogTail } from './faultProbes';
@@ -112,7 +118,7 @@ export async function runExplain(c: FaultCase, ctx: FaultContext): Promise<void>
     if (c.outcome === 'partial') {
       assert.ok(['error', 'truncated'].includes(turn.status), `ended as ${turn.status}`);
       assert.ok(turn.content.length > 0, 'the partial answer is kept');
-      assert.ok(full.startsWith(turn.content), 'the kept text is exactly what arrived');
+      assert.equal(turn.content, keptAnswerText(request), 'the kept text is exactly what arrived');
     } else {
       assert.equal(turn.status, 'error');
       assert.equal(turn.content, '');
