@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { expectedAnswer, keptAnswerText } from '../../gateway-emulator';
+import { expectedBlocks, shownBlocks } from '../../e2e/answerText';
 import { runCommand } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
 import {
@@ -134,8 +135,12 @@ describe('Fault matrix: chat panel in the real editor', function () {
           // Exactly the text that arrived before the fault, as the emulator computes it for this plan.
           const kept = keptAnswerText(lastChatRequest());
           assert.ok(kept.length > 0, 'the plan sends some text before the fault');
-          const shown = await answer.locator('.markdown.answer').innerText();
-          assert.equal(visibleWords(shown), visibleWords(kept), 'the text that arrived is kept, exactly');
+          // Block by block (paragraphs, list items, code), as the Markdown of that text renders.
+          assert.deepEqual(
+            await shownBlocks(answer),
+            expectedBlocks(kept),
+            'the text that arrived is kept, exactly',
+          );
         } else assert.doesNotMatch(text, /Echo:/, 'no answer text appears');
       }
 
