@@ -18,7 +18,7 @@ export {
   expectedUsage,
   fixedAnswer,
 } from './answers';
-export { expectedStreamText } from './streamPlan';
+export { expectedStreamText, keptAnswerText } from './streamPlan';
 export { chatRequestIn } from './chat';
 export { collectFaults } from './faults';
 export { DEFAULT_KEYS, EMULATOR_KEY, EMULATOR_TEST_KEY } from './keys';

@@ -8,7 +8,7 @@ import {
   type AnswerRequest,
   type WireUsage,
 } from './answers';
-import { FaultSet } from './faults';
+import { collectFaults, FaultSet } from './faults';
 
 /** One step of a streamed response. */
 export type StreamItem =
@@ -193,11 +193,22 @@ export interface StreamText {
   done: boolean;
 }
 
-/** Replays a plan the way a client would, for tests that need the expected text under faults. */
-export function expectedStreamText(request: AnswerRequest, faults: FaultSet, chunkSize = 8): StreamText {
+/**
+ * Replays a plan the way a client would, for tests that need the expected text under faults. With
+ * `stopAtFailure`, the replay ends at the first item a client fails on (a reset, a raw malformed or error
+ * event, a stall longer than its idle time-out, an error chunk): the text a client keeps when it stops there.
+ */
+export function expectedStreamText(
+  request: AnswerRequest,
+  faults: FaultSet,
+  chunkSize = 8,
+  stopAtFailure = false,
+): StreamText {
   const out: StreamText = { content: '', reasoning: '', done: false };
   for (const item of planStream(request, faults, chunkSize)) {
     if (item.kind === 'reset') break;
+    if (stopAtFailure && (item.kind === 'raw' || item.kind === 'stall')) break;
+    if (stopAtFailure && item.kind === 'data' && 'error' in item.chunk) break;
     if (item.kind === 'done') out.done = true;
     if (item.kind !== 'data') continue;
     const choices = item.chunk.choices as Array<{
@@ -214,4 +225,16 @@ export function expectedStreamText(request: AnswerRequest, faults: FaultSet, chu
     }
   }
   return out;
+}
+
+/**
+ * The answer text a client keeps from the emulator's stream for `request` (faults from its markers),
+ * stopping where it fails: exactly the text that arrived before the fault.
+ */
+export function keptAnswerText(request: AnswerRequest, chunkSize = 8): string {
+  const faults = collectFaults(
+    undefined,
+    request.messages.map((m) => m.content),
+  );
+  return expectedStreamText(request, faults, chunkSize, true).content;
 }

@@ -180,8 +180,19 @@ export async function waitForCommand(page: Page, title: string, timeoutMs = 60_0
  * Waits for a notification whose text matches and returns its list item (buttons included).
  * With the smoke-test driver on (needed for development payloads) the workbench shows no toasts, so this
  * opens the notification center and looks there; a visible toast is used when there is one.
+ * Only new notifications count: with `cause`, every notification is cleared first and then `cause` runs
+ * (the step expected to show it); without it, the caller's earlier `hideNotifications` cleared them.
  */
-export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 15_000): Promise<Locator> {
+export async function waitForNotification(
+  page: Page,
+  text: RegExp,
+  timeoutMs = 15_000,
+  cause?: () => Promise<unknown>,
+): Promise<Locator> {
+  if (cause) {
+    await clearNotifications(page);
+    await cause();
+  }
   const toast = page.locator('.notification-toast .notification-list-item').filter({ hasText: text }).first();
   const center = page.locator('.notifications-center');
   const inCenter = center.locator('.notification-list-item').filter({ hasText: text }).first();
@@ -198,9 +209,17 @@ export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 
   }
 }
 
-/** Hides the notification center and toasts. */
+/** Removes every notification (and closes the center), so an old one can never match a later wait. */
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  // "Hide Notifications" is only listed while the center is open.
+  if (await page.locator('.notifications-center').isVisible())
+    await runCommand(page, 'Notifications: Hide Notifications');
+}
+
+/** Hides the notification center and toasts, clearing them: a notification dealt with cannot match again. */
 export async function hideNotifications(page: Page): Promise<void> {
-  await runCommand(page, 'Notifications: Hide Notifications');
+  await clearNotifications(page);
 }
 
 /** Clicks the button labelled `label` on a notification returned by {@link waitForNotification}. */

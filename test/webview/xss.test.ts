@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from './fixtures';
 import { frames, type Harness, type HarnessPage, startHarness } from './harness';
-import { visibleMarker, XSS_VECTORS } from './xssCorpus';
+import { labelledAnswer, unshownVectors, visibleMarker, XSS_VECTORS } from './xssCorpus';
 
 const ALLOWED_PATHS = new Set([
   '/',
@@ -105,7 +105,8 @@ describe('XSS corpus (Chromium, real bundle)', function () {
 
   for (const seed of [1, 2, 3]) {
     it(`streamed as answer and reasoning in random chunks (seed ${seed}) stays inert and visible as text`, async () => {
-      const answer = XSS_VECTORS.map((vector) => vector.markdown).join('\n\n');
+      const labelled = XSS_VECTORS.map((vector, index) => ({ vector, index }));
+      const answer = labelledAnswer(labelled);
       const turn = assistant('', { status: 'streaming' });
       await hp.send({ type: 'state', state: viewState([user('Show me tricks'), turn], { busy: true }) });
       const chunks = randomChunks(answer, seed, 16);
@@ -134,10 +135,8 @@ describe('XSS corpus (Chromium, real bundle)', function () {
       await hp.send({ type: 'turnFinished', turnId: turn.id, status: 'complete' });
       await frames(hp.page, 2);
       const text = await hp.page.locator('.answer').textContent();
-      for (const vector of XSS_VECTORS) {
-        const marker = visibleMarker(vector);
-        if (marker) assert.ok(text?.includes(marker), `not shown: ${vector.markdown}`);
-      }
+      // Each vector on its own: its label, then its own marker before the next label.
+      assert.deepEqual(unshownVectors(labelled, text ?? ''), []);
       // Dangerous constructs are shown literally, not dropped.
       assert.ok(text?.includes('<script>__xss()</script>'));
       assert.ok(text?.includes('[x](javascript:__xss())'));

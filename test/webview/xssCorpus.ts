@@ -17,6 +17,44 @@ export function visibleMarker(vector: XssVector): string | undefined {
   return vector.shows ?? (vector.markdown.includes('__xss') ? '__xss' : 'evil.invalid');
 }
 
+/**
+ * The visible label that heads vector `index` when vectors are joined into one answer: plain letters and
+ * digits (no Markdown meaning), fixed width so no label is a substring of another.
+ */
+export function vectorLabel(index: number): string {
+  return `XSSV${String(index).padStart(4, '0')}X`;
+}
+
+/** Vectors joined into one answer, each as its own paragraph after its own label paragraph. */
+export function labelledAnswer(vectors: ReadonlyArray<{ vector: XssVector; index: number }>): string {
+  return vectors.map(({ vector, index }) => `${vectorLabel(index)}\n\n${vector.markdown}`).join('\n\n');
+}
+
+/**
+ * Checks every vector of a `labelledAnswer` in the rendered text on its own: its label is shown once and
+ * in order, and its marker shows between its label and the next one (so no vector can borrow another's
+ * marker). Returns a line per vector that fails.
+ */
+export function unshownVectors(
+  vectors: ReadonlyArray<{ vector: XssVector; index: number }>,
+  shown: string,
+): string[] {
+  const starts = vectors.map(({ index }) => shown.indexOf(vectorLabel(index)));
+  return vectors.flatMap(({ vector, index }, i) => {
+    const label = vectorLabel(index);
+    const start = starts[i];
+    if (start < 0 || shown.indexOf(label, start + 1) >= 0)
+      return [`${label} not shown once: ${vector.markdown}`];
+    const next = starts.slice(i + 1).find((s) => s >= 0) ?? shown.length;
+    if (next < start) return [`${label} out of order: ${vector.markdown}`];
+    const marker = visibleMarker(vector);
+    const own = shown.slice(start + label.length, next);
+    return marker === undefined || own.includes(marker)
+      ? []
+      : [`${label} lost "${marker}": ${vector.markdown}`];
+  });
+}
+
 const special: XssVector[] = [
   { markdown: '<img src=x onerror="&#95;&#95;xss()">', shows: '__xss' },
   {

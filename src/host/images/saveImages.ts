@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import { extensionFor, imageFileName, uniqueName } from '../../images/naming';
-import { tempNameFor } from '../../images/atomicWrite';
-import { buildSidecar } from '../../images/sidecar';
 import type { GeneratedImage, ImageQuality, ImageSize } from '../../gateway/types';
+import { saveImageBatch, type ImageFs } from '../../images/saveBatch';
 
 interface SaveRequest {
   folder: vscode.Uri;
@@ -16,96 +14,48 @@ interface SaveRequest {
 }
 
 /**
- * Writes every image atomically: all go to hidden temporary files first, and only when every write
- * succeeded are they renamed to their final, unique names. A cancel or an error leaves no partial file.
+ * Writes every image atomically into `request.folder` (see `saveImageBatch`): a cancel or an error
+ * leaves no partial file, and nothing is ever overwritten.
  */
 export async function saveImages(request: SaveRequest): Promise<vscode.Uri[]> {
+  const paths = await saveImageBatch(workspaceImageFs(request.folder), {
+    folder: request.folder.path,
+    prompt: request.prompt,
+    images: request.images,
+    model: request.model,
+    size: request.size,
+    quality: request.quality,
+    writeMetadata: request.writeMetadata,
+    now: new Date(),
+    isCancelled: () => request.token.isCancellationRequested,
+    cancelError: () => new vscode.CancellationError(),
+  });
+  return paths.map((path) => request.folder.with({ path }));
+}
+
+/** The save's filesystem over `workspace.fs`, for paths on the folder's scheme and authority. */
+function workspaceImageFs(folder: vscode.Uri): ImageFs {
   const fs = vscode.workspace.fs;
-  const now = new Date();
-  const temps: vscode.Uri[] = [];
-  const finals: vscode.Uri[] = [];
-  try {
-    const staged: Array<{ temp: vscode.Uri; image: GeneratedImage }> = [];
-    for (const image of request.images) {
-      if (request.token.isCancellationRequested) throw new vscode.CancellationError();
-      const temp = vscode.Uri.joinPath(request.folder, tempNameFor(`image.${image.format}`));
-      temps.push(temp);
-      await fs.writeFile(temp, image.bytes);
-      staged.push({ temp, image });
-    }
-    for (const [index, { temp, image }] of staged.entries()) {
-      if (request.token.isCancellationRequested) throw new vscode.CancellationError();
-      const base = imageFileName({
-        prompt: request.prompt,
-        timestamp: now,
-        index,
-        count: staged.length,
-        ext: extensionFor(image.format),
-      });
-      const finalUri = await renameToUnique(temp, request.folder, base, request.writeMetadata);
-      finals.push(finalUri);
-      temps.splice(temps.indexOf(temp), 1);
-      if (request.writeMetadata) {
-        const sidecar = buildSidecar({
-          prompt: request.prompt,
-          revisedPrompt: image.revisedPrompt,
-          model: request.model,
-          size: request.size,
-          quality: request.quality,
-          createdAt: now,
-          file: finalUri.path.split('/').pop() ?? '',
-        });
-        await writeAtomic(vscode.Uri.parse(`${finalUri.toString()}.json`), new TextEncoder().encode(sidecar));
+  const uri = (path: string): vscode.Uri => folder.with({ path });
+  return {
+    writeFile: (path, data) => Promise.resolve(fs.writeFile(uri(path), data)),
+    renameNoOverwrite: async (from, to) => {
+      try {
+        await fs.rename(uri(from), uri(to), { overwrite: false });
+        return true;
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError && error.code === 'FileExists') return false;
+        throw error;
       }
-    }
-    return finals;
-  } catch (error) {
-    await Promise.all(temps.map((t) => fs.delete(t).then(undefined, () => undefined)));
-    if (error instanceof vscode.CancellationError) {
-      // A cancel after some renames removes those too, so a cancel leaves nothing behind.
-      await Promise.all(finals.map((f) => fs.delete(f).then(undefined, () => undefined)));
-    }
-    throw error;
-  }
-}
-
-/** Renames onto a name no file has yet (nor its sidecar, when one is written); never overwrites. */
-async function renameToUnique(
-  temp: vscode.Uri,
-  folder: vscode.Uri,
-  base: string,
-  withSidecar: boolean,
-): Promise<vscode.Uri> {
-  const taken = async (name: string): Promise<boolean> => {
-    try {
-      await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, name));
-      return true;
-    } catch {
-      return false;
-    }
+    },
+    delete: (path) => Promise.resolve(fs.delete(uri(path))),
+    exists: async (path) => {
+      try {
+        await fs.stat(uri(path));
+        return true;
+      } catch {
+        return false;
+      }
+    },
   };
-  const exists = async (name: string): Promise<boolean> =>
-    (await taken(name)) || (withSidecar && (await taken(`${name}.json`)));
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const target = vscode.Uri.joinPath(folder, await uniqueName(base, exists));
-    try {
-      await vscode.workspace.fs.rename(temp, target, { overwrite: false });
-      return target;
-    } catch (error) {
-      if (!(error instanceof vscode.FileSystemError) || error.code !== 'FileExists') throw error;
-    }
-  }
-  throw new Error(`Could not find a free file name for ${base}.`);
-}
-
-async function writeAtomic(target: vscode.Uri, data: Uint8Array): Promise<void> {
-  const folder = vscode.Uri.joinPath(target, '..');
-  const temp = vscode.Uri.joinPath(folder, tempNameFor(target.path.split('/').pop() ?? 'file'));
-  await vscode.workspace.fs.writeFile(temp, data);
-  try {
-    await vscode.workspace.fs.rename(temp, target, { overwrite: false });
-  } catch (error) {
-    await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
-    throw error;
-  }
 }

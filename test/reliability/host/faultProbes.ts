@@ -52,6 +52,19 @@ export class LogTail {
   mark(): void {
     this.offset = this.size();
   }
+
+  /**
+   * The complete lines written since the last `take()` or `mark()`, moving the offset just past them, so
+   * successive takes see every line exactly once: nothing written between two checks is skipped, and a
+   * line still being written waits for the next take.
+   */
+  take(): string {
+    if (!existsSync(this.path)) return '';
+    const bytes = readFileSync(this.path).subarray(this.offset);
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    this.offset += end;
+    return bytes.subarray(0, end).toString('utf8');
+  }
 }
 
 /** The "Model Gateway" log channel's file. */

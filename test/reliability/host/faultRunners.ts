@@ -3,12 +3,14 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { isPartialName } from '../../../src/images/atomicWrite';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { AssistantTurn, Conversation } from '../../../src/chat/types';
 import {
   chatRequestIn,
   expectedAnswer,
   expectedCode,
+  keptAnswerText,
   type Emulator,
   type RecordedRequest,
 } from '../../gateway-emulator';
@@ -126,7 +128,7 @@ export async function runExplain(c: FaultCase, ctx: FaultContext): Promise<void>
     if (c.outcome === 'partial') {
       assert.ok(['error', 'truncated'].includes(turn.status), `ended as ${turn.status}`);
       assert.ok(turn.content.length > 0, 'the partial answer is kept');
-      assert.ok(full.startsWith(turn.content), 'the kept text is exactly what arrived');
+      assert.equal(turn.content, keptAnswerText(request), 'the kept text is exactly what arrived');
     } else {
       assert.equal(turn.status, 'error');
       assert.equal(turn.content, '');
@@ -193,10 +195,13 @@ function lastChatRequest(emulator: Emulator): {
 /** The folder the matrix saves images into (setting `images.folder`). */
 export const IMAGE_FOLDER = 'assets/faults';
 
-/** Files (final or temporary) of this case in the images folder: their names come from the prompt. */
+/**
+ * Files of this case in the images folder (final names come from the prompt), plus every temporary file
+ * in the whole folder: those are named after "image", not the prompt, so no case may leave one.
+ */
 function imageFiles(slug: string): string[] {
   const dir = join(workspaceRoot().fsPath, ...IMAGE_FOLDER.split('/'));
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes(slug)) : [];
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes(slug) || isPartialName(name)) : [];
 }
 
 /** Generate Image: a failure writes nothing (no partial or temporary file) and says so. */

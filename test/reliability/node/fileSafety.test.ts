@@ -8,7 +8,7 @@ import { join, sep } from 'node:path';
 import { isPartialName } from '../../../src/images/atomicWrite';
 import { imageFileName, isWindowsReservedName } from '../../../src/images/naming';
 import { isInside } from '../../../src/images/safePath';
-import { listing, resolveTarget, saveAll, snapshot } from './fileSafetyFs';
+import { listing, NodeImageFs, partialFiles, resolveTarget, saveAll, snapshot } from './fileSafetyFs';
 
 const PROMPTS_PER_RUN = 1200;
 
@@ -153,13 +153,17 @@ describe('File safety: random hostile prompts and folders on a real filesystem',
       if (before.has(expected)) stats.collisions++;
       const fault = random() < 0.1 ? { index: Math.floor(random() * count), afterBytes: 700 } : undefined;
       let files: string[] = [];
+      const fs = new NodeImageFs(fault);
       try {
-        files = await saveAll(target.folder, prompt, images, now, fault);
+        files = await saveAll(target.folder, prompt, images, now, fs);
         assert.equal(fault, undefined, 'an injected fault must fail the save');
       } catch (error) {
         assert.ok(fault && String(error).includes('injected'), `${where}: ${String(error)}`);
+        assert.ok(fs.struck && fs.struck.bytesOnDisk > 0, `the fault struck mid-write: ${where}`);
         stats.faults++;
       }
+      // The whole folder, not only this prompt's names: partial files are named after "image", not the prompt.
+      assert.deepEqual(partialFiles(target.folder), [], `partial files left: ${where}`);
       const after = listing(target.folder);
       for (const [name, id] of before) assert.equal(after.get(name), id, `changed ${name}: ${where}`);
       const added = [...after.keys()].filter((name) => !before.has(name));
@@ -188,6 +192,24 @@ describe('File safety: random hostile prompts and folders on a real filesystem',
     assert.ok(
       stats.files >= PROMPTS_PER_RUN / 2 && stats.refused > 0 && stats.faults > 0 && stats.collisions > 0,
     );
+  });
+
+  it('the second of three images fails during its write: no image and no partial file remain', async () => {
+    const folder = join(root, 'assets', 'second-fails');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'existing.png'), 'kept');
+    const before = listing(folder);
+    const images = [1, 2, 3].map((k) => new Uint8Array(4096).fill(k));
+    const fs = new NodeImageFs({ index: 1, afterBytes: 1000 });
+    await assert.rejects(saveAll(folder, 'three foxes', images, new Date(), fs), /injected write failure/);
+    // The first image was completely written before the fault; the second was half on disk.
+    assert.equal(fs.struck?.bytesOnDisk, 1000);
+    assert.deepEqual(partialFiles(folder), []);
+    assert.deepEqual(listing(folder), before);
+    // The same seam without a fault saves all three, so the failure above came from the fault alone.
+    const saved = await saveAll(folder, 'three foxes', images, new Date(), new NodeImageFs());
+    assert.equal(saved.length, 3);
+    assert.deepEqual(partialFiles(folder), []);
   });
 
   for (const setting of [

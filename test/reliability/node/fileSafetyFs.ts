@@ -1,11 +1,12 @@
-// The image save path of src/host/images (imageTarget.ts + saveImages.ts) on Node's fs, built from the
-// same pure pieces (safe path, naming, partial names), so thousands of hostile prompts and folders can run
-// against a real temporary filesystem in seconds. Writes are exclusive: nothing is ever overwritten.
+// The image save path on Node's fs: the product's save (src/images/saveBatch.ts, which saveImages.ts runs
+// over workspace.fs) behind a Node seam with injected write faults, and the target folder resolved as
+// imageTarget.ts does, so thousands of hostile prompts and folders run on a real temporary filesystem in
+// seconds.
 import { createHash } from 'node:crypto';
 import { constants, promises as fsp, readdirSync, readFileSync, realpathSync, lstatSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { tempNameFor } from '../../../src/images/atomicWrite';
-import { imageFileName, uniqueName } from '../../../src/images/naming';
+import { isPartialName } from '../../../src/images/atomicWrite';
+import { saveImageBatch, type ImageFs } from '../../../src/images/saveBatch';
 import { isInside, resolveInsideWorkspace } from '../../../src/images/safePath';
 
 /** The folder the images go to, or why it was refused. */
@@ -32,53 +33,84 @@ export async function resolveTarget(root: string, folderSetting: string): Promis
   return { ok: true, folder };
 }
 
-/** An injected failure: the write of image `index` stops after `afterBytes` bytes. */
+/** An injected failure: the write of image `index` stops after `afterBytes` bytes are on disk. */
 export interface WriteFault {
   index: number;
   afterBytes: number;
 }
 
-/** saveImages.ts on Node: every image to a partial file first, then each moved to a fresh, unique name. */
-export async function saveAll(
+/**
+ * Node's fs behind the save's `ImageFs` seam. Writes are exclusive and the rename is link + unlink, which
+ * fails instead of replacing, so the seam itself can never overwrite. A fault makes the `index`-th image
+ * write (counting only image partial files) put its first bytes on disk and then fail, as a full disk would.
+ */
+export class NodeImageFs implements ImageFs {
+  private imageWrites = 0;
+  /** The partial file the fault struck, with the bytes it held on disk when the write failed. */
+  struck: { path: string; bytesOnDisk: number } | undefined;
+  constructor(private readonly fault?: WriteFault) {}
+
+  async writeFile(path: string, data: Uint8Array): Promise<void> {
+    const index = /\/\.image\.[a-z]+\.partial-/.test(path) ? this.imageWrites++ : -1;
+    const handle = await fsp.open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY);
+    try {
+      if (this.fault?.index === index) {
+        await handle.write(data.subarray(0, this.fault.afterBytes));
+        await handle.sync();
+        this.struck = { path, bytesOnDisk: (await handle.stat()).size };
+        throw new Error(`injected write failure after ${this.fault.afterBytes} bytes`);
+      }
+      await handle.write(data);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async renameNoOverwrite(from: string, to: string): Promise<boolean> {
+    try {
+      await fsp.link(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+    await fsp.unlink(from);
+    return true;
+  }
+
+  delete(path: string): Promise<void> {
+    return fsp.unlink(path);
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  }
+}
+
+/** The product's save (`saveImageBatch`, as `saveImages.ts` calls it) of PNG `images` into `folder`. */
+export function saveAll(
   folder: string,
   prompt: string,
   images: Uint8Array[],
   now: Date,
-  fault?: WriteFault,
+  fs: ImageFs = new NodeImageFs(),
 ): Promise<string[]> {
-  const temps: string[] = [];
-  const finals: string[] = [];
-  try {
-    for (const [index, bytes] of images.entries()) {
-      const temp = join(folder, tempNameFor('image.png'));
-      temps.push(temp);
-      const handle = await fsp.open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY);
-      try {
-        if (fault?.index === index) {
-          await handle.write(bytes.subarray(0, fault.afterBytes));
-          throw new Error('injected write failure');
-        }
-        await handle.write(bytes);
-      } finally {
-        await handle.close();
-      }
-    }
-    for (const [index, temp] of temps.slice().entries()) {
-      const base = imageFileName({ prompt, timestamp: now, index, count: images.length, ext: 'png' });
-      const exists = async (name: string): Promise<boolean> =>
-        lstatSync(join(folder, name), { throwIfNoEntry: false }) !== undefined;
-      const target = join(folder, await uniqueName(base, exists));
-      // link() fails with EEXIST instead of replacing: the no-overwrite rename.
-      await fsp.link(temp, target);
-      await fsp.unlink(temp);
-      temps.splice(temps.indexOf(temp), 1);
-      finals.push(target);
-    }
-    return finals;
-  } catch (error) {
-    await Promise.all(temps.map((t) => fsp.rm(t, { force: true })));
-    throw error;
-  }
+  return saveImageBatch(fs, {
+    folder,
+    prompt,
+    images: images.map((bytes) => ({ bytes, format: 'png' as const })),
+    model: 'test-image-model',
+    size: '1024x1024',
+    quality: 'auto',
+    writeMetadata: false,
+    now,
+    isCancelled: () => false,
+    cancelError: () => new Error('cancelled'),
+  });
+}
+
+/** Names in `dir` (not below it) that are partial files: leftovers of a write that did not finish. */
+export function partialFiles(dir: string): string[] {
+  return readdirSync(dir).filter(isPartialName);
 }
 
 /** Path → identity of every file directly in `dir`: inode, size and mtime (an overwrite changes one). */

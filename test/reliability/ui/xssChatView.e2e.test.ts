@@ -6,7 +6,7 @@ import type { Request } from 'playwright-core';
 import { runCommand } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
 import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
-import { visibleMarker } from '../../webview/xssCorpus';
+import { labelledAnswer, unshownVectors } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from '../webview/xssCorpus';
 import { runSeed, seededRandom, startCanary } from '../webview/xssPage';
 import { chatDocument, ensureFixtureGateway, installTripwire, tripwire } from './xssFrame';
@@ -17,10 +17,16 @@ const ECHOED = 200;
 const MARKER = '[[echo]]';
 const HEAD = 'v\n\n';
 
-/** A seeded sample with every category, packed into messages the emulator echoes whole. */
-function sampleMessages(corpus: HostileVector[], seed: number): HostileVector[][] {
+type Labelled = { vector: HostileVector; index: number };
+
+/**
+ * A seeded sample with every category, packed into messages the emulator echoes whole; each vector is
+ * numbered, and its label is echoed before it.
+ */
+function sampleMessages(corpus: HostileVector[], seed: number): Labelled[][] {
   const random = seededRandom(seed);
-  const fits = corpus.filter((v) => HEAD.length + v.markdown.length <= ECHOED && !v.markdown.includes('\0'));
+  const size = (list: Labelled[]): number => HEAD.length + labelledAnswer(list).length;
+  const fits = corpus.filter((v) => size([{ vector: v, index: 0 }]) <= ECHOED && !v.markdown.includes('\0'));
   const picked = [...new Set(fits.map((v) => v.category))].flatMap((category) =>
     fits
       .filter((v) => v.category === category)
@@ -29,13 +35,11 @@ function sampleMessages(corpus: HostileVector[], seed: number): HostileVector[][
       .slice(0, PER_CATEGORY)
       .map(({ v }) => v),
   );
-  const messages: HostileVector[][] = [];
-  for (const vector of picked) {
+  const messages: Labelled[][] = [];
+  for (const [index, vector] of picked.entries()) {
     const last = messages.at(-1);
-    const length = (list: HostileVector[]): number =>
-      HEAD.length + list.map((v) => v.markdown).join('\n\n').length;
-    if (last && length([...last, vector]) <= ECHOED) last.push(vector);
-    else messages.push([vector]);
+    if (last && size([...last, { vector, index }]) <= ECHOED) last.push({ vector, index });
+    else messages.push([{ vector, index }]);
   }
   return messages;
 }
@@ -87,7 +91,7 @@ describe('Hostile model output in the real chat view (code-server, emulator)', f
       try {
         for (const [i, vectors] of messages.entries()) {
           const before = emulator().requests.length;
-          await send(frame, MARKER + HEAD + vectors.map((v) => v.markdown).join('\n\n'));
+          await send(frame, MARKER + HEAD + labelledAnswer(vectors));
           await until(
             () =>
               emulator()
@@ -100,10 +104,8 @@ describe('Hostile model output in the real chat view (code-server, emulator)', f
           await until(async () => (await answer.innerText()).includes('Echo: v'), 20_000, `echo ${i}`);
           await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
           const shown = await answer.innerText();
-          for (const vector of vectors) {
-            const marker = visibleMarker(vector);
-            if (marker) assert.ok(shown.includes(marker), `not shown as text: ${vector.markdown}`);
-          }
+          // Each vector on its own: its label, then its own marker before the next one's label.
+          assert.deepEqual(unshownVectors(vectors, shown), [], `answer ${i}`);
         }
         // Hover and click every link the answers rendered.
         const links = await frame.locator('.markdown a').all();

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from '../../webview/fixtures';
 import { frames, type Harness, type HarnessPage, startHarness } from '../../webview/harness';
-import { visibleMarker } from '../../webview/xssCorpus';
+import { labelledAnswer, unshownVectors, visibleMarker } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from './xssCorpus';
 import { type Canary, openWithHostCsp, runSeed, seededRandom, startCanary } from './xssPage';
 
@@ -97,7 +97,8 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
 
   for (const offset of [0, 1]) {
     it(`streamed as answer and reasoning in seeded random chunks (seed ${seed}+${offset})`, async () => {
-      const text = corpus.map((v) => v.markdown).join('\n\n');
+      const labelled = corpus.map((vector, index) => ({ vector, index }));
+      const text = labelledAnswer(labelled);
       const chunkSeed = seed + offset;
       const random = seededRandom(chunkSeed);
       const maxChunk = 1 + Math.floor(random() * 40);
@@ -123,12 +124,9 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
       await hp.send({ type: 'turnFinished', turnId: turn.id, status: 'complete' });
       await frames(hp.page, 2);
       const shown = (await hp.page.locator('.answer').textContent()) ?? '';
-      const missing = corpus.filter((v) => {
-        const marker = visibleMarker(v);
-        return marker !== undefined && !shown.includes(marker);
-      });
+      // Each vector on its own: its label, then its own marker before the next vector's label.
       assert.deepEqual(
-        missing.map((v) => v.markdown),
+        unshownVectors(labelled, shown),
         [],
         `not shown as text (${answer.length} chunks of ≤ ${maxChunk})`,
       );

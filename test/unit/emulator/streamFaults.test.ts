@@ -5,6 +5,7 @@ import {
   expectedAnswer,
   expectedReasoning,
   expectedStreamText,
+  keptAnswerText,
   startEmulator,
   type Emulator,
 } from '../../gateway-emulator/index';
@@ -240,6 +241,24 @@ describe('gateway emulator: faults inside the stream', () => {
       assert.equal(concatField(chunksOf(text).chunks, 'content'), expectedAnswer(body));
     } finally {
       await stalling.close();
+    }
+  });
+
+  it('keptAnswerText is the content before the first failing item of the plan, not the whole answer', () => {
+    const cases: Array<[string, number]> = [
+      ['reset-mid-stream', 16],
+      ['stall-mid-stream', 16],
+      ['in-stream-error:chunk', 16],
+      ['in-stream-error:flat', 16],
+      ['malformed-chunk', 8],
+      ['no-done-no-finish', Infinity],
+    ];
+    for (const [fault, points] of cases) {
+      const body = chatBody(`kept text [[fault:${fault}]]`, { stream: true });
+      const full = [...expectedAnswer(body)];
+      const want = full.slice(0, Math.min(points, full.length)).join('');
+      assert.equal(keptAnswerText(body), want, fault);
+      assert.ok(want.length < full.join('').length || points === Infinity, fault);
     }
   });
 });
