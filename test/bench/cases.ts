@@ -1,6 +1,9 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
 import { clientOverheadRows } from './clientOverhead';
 import { completionRows } from './completions';
+import { contextExtHostRows } from './context';
+import { contextSendRows } from './contextSend';
+import { attachmentWebviewRows } from './contextWebview';
 import { imageNodeRows } from './images';
 import type { Row } from './report';
 import type { BenchSettings } from './settings';
@@ -44,6 +47,13 @@ export const caseRunners: CaseRunner[] = [
   { n: 5, name: '5. Large images (Node)', run: imageNodeRows },
   { n: 5, name: '5. Large images (extension host)', run: imageExtHostRows },
   { n: 6, name: '6. Unbroken runs', run: inBrowser(unbrokenRows) },
+  { n: 7, name: '7. Chat context (extension host)', run: contextExtHostRows },
+  {
+    n: 7,
+    name: '7. Chat context (webview)',
+    run: inBrowser((web, s) => attachmentWebviewRows(web, s.context.webRounds, s.context.attachmentBytes)),
+  },
+  { n: 7, name: '7. Chat context (send path, real editor)', run: contextSendRows },
   { n: 8, name: '8. Edit review (extension host)', run: reviewRows },
   { n: 9, name: '9. Inline completions', run: completionRows },
 ];

@@ -13,7 +13,7 @@ import { type Row, fmtMs, fmtRatio, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { median } from './stats';
 
-const CASE = '7. Inline completions';
+const CASE = '9. Inline completions';
 const MODEL = 'alpha-haiku-4-5-20251001';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -78,8 +78,8 @@ export async function measureActivation(vsix: string, starts: number, gatewayUrl
   }
 }
 
-/** Builds an extension-host entry (exthost.ts by default) into one file the extension host can load. */
-async function buildExtHostEntry(name = 'exthost'): Promise<string> {
+/** Builds an extension-host entry (test/bench/<name>.ts) into one file the extension host can load. */
+async function buildExtHostEntry(name: string): Promise<string> {
   const outfile = join(repoRoot, 'out', 'bench', `${name}.js`);
   await build({
     entryPoints: [join(repoRoot, 'test', 'bench', `${name}.ts`)],
@@ -94,28 +94,38 @@ async function buildExtHostEntry(name = 'exthost'): Promise<string> {
   return outfile;
 }
 
-/** Another extension-host entry than case 5's: its file under test/bench, results name and settings. */
+/** Another extension-host entry than case 5's: its file, its results' name, its workspace and settings. */
 export interface ExtHostEntry {
+  /** test/bench/<name>.ts, with a `run()` that writes JSON to MODEL_GATEWAY_BENCH_RESULTS. */
   name: string;
-  results: string;
-  settings: Record<string, unknown>;
+  /** Fills the workspace folder before the window opens. */
+  prepare?(folder: string): void;
+  settings?: Record<string, unknown>;
 }
 
-/** Runs case 5 (or `other`) inside the extension host of a real editor, with the staged extension under development. */
-export async function runInExtensionHost<
-  Job = ExtHostJob,
-  Results extends { error?: string } = ExtHostResults,
->(stageDir: string, job: Job & { url: string }, timeoutMs: number, other?: ExtHostEntry): Promise<Results> {
-  const entry = await buildExtHostEntry(other?.name);
-  const resultsFile = join(resultsDir('bench'), other?.results ?? 'exthost-images.json');
+const IMAGES_ENTRY: ExtHostEntry = {
+  name: 'exthost',
+  settings: { 'modelGateway.images.folder': 'bench-images' },
+};
+
+/**
+ * Runs an entry (case 5's by default) inside the extension host of a real editor, with the staged extension
+ * under development; resolves with the JSON the entry wrote.
+ */
+export async function runInExtensionHost<Job extends { url: string } = ExtHostJob, Results = ExtHostResults>(
+  stageDir: string,
+  job: Job,
+  timeoutMs: number,
+  variant: ExtHostEntry = IMAGES_ENTRY,
+): Promise<Results> {
+  const entry = await buildExtHostEntry(variant.name);
+  const resultsFile = join(resultsDir('bench'), `${variant.name}-results.json`);
   rmSync(resultsFile, { force: true });
   const workspace = makeWorkspace();
+  variant.prepare?.(workspace.folder);
   const server = await startCodeServer({
     folder: workspace.folder,
-    settings: other?.settings ?? {
-      'modelGateway.baseUrl': job.url,
-      'modelGateway.images.folder': 'bench-images',
-    },
+    settings: { 'modelGateway.baseUrl': job.url, ...variant.settings },
     logFile: join(resultsDir('logs'), 'bench-exthost-code-server.log'),
   });
   const browser = await launchBrowser();
@@ -135,7 +145,7 @@ export async function runInExtensionHost<
     ]);
     await withTimeout(exited, timeoutMs, 'the extension-host benchmark did not finish');
     if (!existsSync(resultsFile)) throw new Error('the extension-host benchmark wrote no results');
-    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results & { error?: string };
     if (results.error) throw new Error(`in the extension host: ${results.error}`);
     return results;
   } finally {

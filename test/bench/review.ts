@@ -11,7 +11,7 @@ import type { BenchSettings } from './settings';
 import { median, medianRatio } from './stats';
 import { productionStage } from './stage';
 
-const CASE = '7. Edit review';
+const CASE = '8. Edit review';
 const LINES = 2000;
 const CHUNKS = 10_000;
 
@@ -29,8 +29,7 @@ export async function reviewRows(settings: BenchSettings): Promise<Row[]> {
     const job: ReviewJob = { url: emulator.info.url, lines: LINES, rounds: settings.quick ? 1 : 3 };
     const results = await runInExtensionHost<ReviewJob, ReviewResults>(stage.dir, job, 900_000, {
       name: 'reviewExtHost',
-      results: 'exthost-review.json',
-      settings: { 'modelGateway.baseUrl': job.url, 'modelGateway.network.retries': 0 },
+      settings: { 'modelGateway.network.retries': 0 },
     });
     const of = (kind: ReviewMeasurement['kind']) => results.runs.filter((r) => r.kind === kind);
     const review = of('review');

@@ -24,6 +24,18 @@ export interface BenchSettings {
   history: { messages: number; bytes: number; rounds: number };
   startup: { starts: number };
   images: { size: '1024x1024' | '2048x2048' | '4096x4096'; side: number; counts: number[]; rounds: number };
+  /**
+   * Case 7: files of the generated workspace, rounds in the extension host and the webview, the large
+   * attachment's size, and the messages and sends of the end-to-end send path.
+   */
+  context: {
+    files: number;
+    rounds: number;
+    webRounds: number;
+    attachmentBytes: number;
+    messages: number;
+    sends: number;
+  };
 }
 
 /** Reads `--quick` and `--only=` from argv. */
@@ -52,6 +64,14 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
       history: { messages: 400, bytes: 800_000, rounds: 1 },
       startup: { starts: 1 },
       images: { size: '2048x2048', side: 2048, counts: [1], rounds: 1 },
+      context: {
+        files: 10_000,
+        rounds: 1,
+        webRounds: 1,
+        attachmentBytes: 1_000_000,
+        messages: 400,
+        sends: 3,
+      },
     };
   }
   return {
@@ -74,6 +94,7 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
     history: { messages: 400, bytes: 800_000, rounds: 3 },
     startup: { starts: 5 },
     images: { size: '4096x4096', side: 4096, counts: [1, 4], rounds: 2 },
+    context: { files: 50_000, rounds: 5, webRounds: 3, attachmentBytes: 1_000_000, messages: 400, sends: 11 },
   };
 }
 

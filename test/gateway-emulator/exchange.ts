@@ -10,6 +10,13 @@ export interface RecordedRequest {
   /** Parsed JSON, or the raw string when not JSON; undefined until the body has been read (or when empty). */
   body: unknown;
   receivedAt: number;
+  /**
+   * When the whole body had been read, and when the first response body bytes were handed to the socket, in
+   * epoch milliseconds with a sub-millisecond fraction (`performance.timeOrigin + performance.now()`), for
+   * timing figures that `receivedAt`'s whole milliseconds cannot carry.
+   */
+  bodyAt?: number;
+  firstWriteAt?: number;
   /** The client closed the socket before the response ended. */
   clientClosed: boolean;
   responseEnded: boolean;
@@ -119,6 +126,7 @@ export class Exchange {
   /** Writes and waits until the bytes are handed to the socket; false when the response is closed. */
   write(data: string | Buffer): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
+    this.record.firstWriteAt ??= performance.timeOrigin + performance.now();
     return new Promise((resolve) => {
       const onClose = (): void => resolve(false);
       this.closeWaiters.add(onClose);

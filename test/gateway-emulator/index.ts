@@ -167,6 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (!ex.closed) sendEmulatorError(ex, 413, 'request body too large or incomplete');
       return;
     }
+    record.bodyAt = performance.timeOrigin + performance.now();
     record.body = parseBody(raw);
     notify();
 

@@ -22,7 +22,11 @@ interface StreamTurnArgs {
   onChange: () => void;
 }
 
-/** Posts deltas at most this often: one message per frame is plenty, and fewer keeps the webview calm. */
+/**
+ * Posts deltas at most this often: one message per frame is plenty, and fewer keeps the webview calm. A delta
+ * after a quiet spell goes at once (the first token included): waiting for the timer would add up to a frame
+ * to every first token's way to the screen.
+ */
 const POST_INTERVAL_MS = 16;
 
 /** Streams one assistant turn into the conversation and the webview, posting only deltas. */
@@ -32,6 +36,7 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
   let pendingReasoning = '';
   let retract = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastPost = Number.NEGATIVE_INFINITY;
   let reasoningStarted: number | undefined;
   let reasoningMs: number | undefined;
   let usage: Usage | undefined;
@@ -41,6 +46,7 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (!pendingText && !pendingReasoning && !retract) return;
+    lastPost = performance.now();
     post({
       type: 'delta',
       turnId: turn.id,
@@ -53,7 +59,10 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
     retract = false;
   };
   const schedule = (): void => {
-    timer ??= setTimeout(flush, POST_INTERVAL_MS);
+    if (timer) return;
+    const wait = lastPost + POST_INTERVAL_MS - performance.now();
+    if (wait <= 0) flush();
+    else timer = setTimeout(flush, wait);
   };
 
   let outcome: StreamOutcome;
