@@ -4,8 +4,11 @@ import { prepareIndex, rankPrepared, type PathIndex } from '../../chat/context';
 /** Folders that hold tools' files, never the user's: left out of the picker even when files.exclude keeps them. */
 const SKIPPED_SEGMENTS = /(^|\/)(node_modules|\.git|\.hg|\.svn)\//;
 const MAX_FILES = 200_000;
-/** Paths prepared between two yields to the event loop while listing (about 2 µs each: a few ms a slice). */
-const SLICE = 2000;
+/**
+ * Longest stretch of listing work between two yields to the event loop. Counted in time, not paths: a path's
+ * cost (placing it in its folder, two fuzzy preparations) varies with the machine and its load.
+ */
+const SLICE_MS = 8;
 
 type Entry = PathIndex['entries'][number];
 
@@ -46,11 +49,16 @@ export class FileIndex implements vscode.Disposable {
   load(): Promise<void> {
     this.listing ??= (async () => {
       const found = await vscode.workspace.findFiles('**/*', undefined, MAX_FILES);
-      // Prepared in slices with a yield between them, so a 50,000-file workspace never holds the extension
-      // host for long (the chat, edits and other extensions share its thread).
-      for (let start = 0; start < found.length; start += SLICE) {
-        if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-        for (const uri of found.slice(start, start + SLICE)) this.added(uri);
+      // Prepared in slices of a few milliseconds with a yield between them, so a 50,000-file workspace never
+      // holds the extension host for long (the chat, edits and other extensions share its thread).
+      const folders = folderPrefixes();
+      let sliceStart = performance.now();
+      for (const uri of found) {
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          sliceStart = performance.now();
+        }
+        this.added(uri, folders);
       }
       this.listed = true;
     })();
@@ -71,15 +79,15 @@ export class FileIndex implements vscode.Disposable {
     return this.files.get(path)?.uri;
   }
 
-  private added(uri: vscode.Uri): void {
-    const path = relative(uri);
+  private added(uri: vscode.Uri, folders = folderPrefixes()): void {
+    const path = relative(uri, folders);
     if (path === undefined || SKIPPED_SEGMENTS.test(path) || this.files.has(path)) return;
     this.files.set(path, { uri, entry: prepareIndex([path]).entries[0] });
     this.index = undefined;
   }
 
   private removed(uri: vscode.Uri): void {
-    const path = relative(uri);
+    const path = relative(uri, folderPrefixes());
     if (path === undefined) return;
     // A deleted folder arrives as one event: drop everything under it.
     if (this.files.delete(path)) {
@@ -97,7 +105,26 @@ export class FileIndex implements vscode.Disposable {
 }
 
 /** The path shown and ranked: relative to its folder, prefixed with the folder's name in a multi-root workspace. */
-function relative(uri: vscode.Uri): string | undefined {
-  if (!vscode.workspace.getWorkspaceFolder(uri)) return undefined;
-  return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+function relative(uri: vscode.Uri, folders: readonly FolderPrefix[]): string | undefined {
+  const key = uri.toString();
+  for (const folder of folders) {
+    if (key.startsWith(folder.prefix))
+      return folder.name + decodeURIComponent(key.slice(folder.prefix.length));
+  }
+  return undefined;
+}
+
+/** A workspace folder as a URI prefix, and the name its paths start with (only in a multi-root workspace). */
+interface FolderPrefix {
+  prefix: string;
+  name: string;
+}
+
+/** Computed once per listing: comparing URI strings is much cheaper than asking VS Code for each path. */
+function folderPrefixes(): FolderPrefix[] {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return folders.map((folder) => ({
+    prefix: folder.uri.toString().replace(/\/?$/, '/'),
+    name: folders.length > 1 ? `${folder.name}/` : '',
+  }));
 }
