@@ -18,9 +18,10 @@ describe('Apply from the chat in the real editor', function () {
     await openFile(page, 'README.md');
     const frame = await openChat(page);
     await newChat(frame, page);
-    // The emulator echoes the message, so its answer holds this block, named in the info string.
+    // The echo marker makes the emulator answer with the message, so the answer holds this block, named in
+    // the info string.
     const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';
-    await send(frame, `Apply:\n\`\`\`ts src/sample.ts\n${block}\n\`\`\``);
+    await send(frame, `[[echo]]Apply:\n\`\`\`ts src/sample.ts\n${block}\n\`\`\``);
     const answer = articles(frame, /^Assistant alpha-/).last();
     const apply = answer.locator('.code-block').first().getByRole('button', { name: 'Apply', exact: true });
     await apply.waitFor({ state: 'visible', timeout: 30_000 });

@@ -135,7 +135,7 @@ describe('Chat panel in the real editor', function () {
           await articles(frame, /^Assistant /)
             .last()
             .innerText()
-        ).includes('What is a functor?'),
+        ).includes(answerHeadline('What is a functor?')),
       15_000,
       'the edited answer',
     );

@@ -14,16 +14,17 @@ describe('Edit review in the real editor', function () {
     const { page } = e2e();
     await runCommand(page, 'View: Close All Editors');
     await openFile(page, 'sample.ts');
-    // Select the three lines of `add` (lines 2–4); the emulator proposes `greet` in their place.
+    // Select the three lines of `add` (lines 2–4); the instruction asks the emulator for its fixed rewrite of
+    // `add` (a third operand and a check), which changes the signature and the return.
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('ArrowDown');
     for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
     await runCommand(page, 'Model Gateway: Generate Code');
-    await acceptInputBox(page, 'greet instead');
+    await acceptInputBox(page, 'add a third operand and check the inputs [[answer:add-checked-ts]]');
     await lens(page, 'Accept All').waitFor({ timeout: 20_000 });
     await lens(page, 'Accept$').first().waitFor();
     const text = await editorText(page);
-    assert.ok(text.includes('export function greet(name: string): string {'), text);
+    assert.ok(text.includes('export function add(a: number, b: number, c = 0): number {'), text);
     // The removed lines are drawn by decorations (CSS content), struck through, beside the added lines.
     const removed = page.locator('.view-lines span[class*="ced-"]');
     await removed.first().waitFor({ state: 'attached', timeout: 10_000 });

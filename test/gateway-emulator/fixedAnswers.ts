@@ -87,9 +87,21 @@ function longAnswer(): string {
 export const GREET_JS =
   'function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nmodule.exports = { greet };';
 
+/**
+ * The code of the `add-checked-ts` answer: `add` of the fixture's sample.ts with a third operand and a check,
+ * so a review of it shows removed lines (the old signature and return) beside added ones.
+ */
+export const ADD_CHECKED_TS = [
+  'export function add(a: number, b: number, c = 0): number {',
+  "  if (![a, b, c].every(Number.isFinite)) throw new RangeError('add expects finite numbers');",
+  '  return a + b + c;',
+  '}',
+].join('\n');
+
 const FIXED: Record<string, () => string> = {
   long: longAnswer,
   markdown: () => MARKDOWN_SAMPLE,
+  'add-checked-ts': () => `Here is the code ✅\n\`\`\`typescript\n${ADD_CHECKED_TS}\n\`\`\`\nDone.`,
   'greet-js': () => `Here is the code ✅\n\`\`\`javascript\n${GREET_JS}\n\`\`\`\nDone.`,
 };
 
