@@ -81,6 +81,9 @@ describe('Chat context in the real editor', function () {
 
     const reloaded = await e2e().reload();
     frame = await openChat(reloaded);
+    // The view restores its own UI state: a History panel left open by an earlier test hides the transcript.
+    const history = frame.getByRole('button', { name: 'History', exact: true });
+    if ((await history.getAttribute('aria-pressed')) === 'true') await history.click();
     await articles(frame, 'You')
       .last()
       .getByRole('button', { name: 'Open alpha.ts' })

@@ -4,7 +4,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Mocha from 'mocha';
-import { launchBrowser, screenshot } from './browser';
+import type { Page } from 'playwright-core';
+import { launchBrowser, runCommand, screenshot } from './browser';
 import { remoteUri, startCodeServer } from './codeServer';
 import { openWithExtension, reloader, setE2EFixture } from './e2eFixture';
 import { ensureEditor } from './install';
@@ -36,6 +37,18 @@ function e2eFiles(dir: string): string[] {
       if (statSync(path).isDirectory()) return e2eFiles(path);
       return name.endsWith('.e2e.test.js') ? [path] : [];
     });
+}
+
+/** Closes a modal dialog (choosing Discard, else Cancel) and rejects any edit still under review. */
+async function leaveNoModal(page: Page): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const dialog = page.locator('.monaco-dialog-box');
+    if (!(await dialog.isVisible().catch(() => false))) break;
+    const discard = dialog.getByRole('button', { name: /^(Discard|Cancel)$/ }).first();
+    await discard.click({ timeout: 2000 }).catch(() => page.keyboard.press('Escape'));
+  }
+  await page.keyboard.press('Escape').catch(() => undefined);
+  await runCommand(page, 'Model Gateway: Reject Edit', 5000).catch(() => undefined);
 }
 
 /** Sets up the fixture, runs mocha over the e2e files and resolves with the exit code. */
@@ -107,6 +120,10 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
             () => undefined,
           );
           if (file) console.log(`      screenshot: ${file}`);
+          // A failed test can leave an edit under review, or a modal dialog open (closing a file under review
+          // asks whether to keep it), and a modal blocks every later test: discard both, so one failure stays
+          // one failure.
+          await leaveNoModal(browser.page);
         }
       },
     });
