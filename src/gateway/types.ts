@@ -1,5 +1,7 @@
 /** Wire and client types for the Model Gateway /v1 API (chat completions and image generation). */
 
+import type { DiscoveredModel } from './discovery';
+
 type ChatRole = 'system' | 'user' | 'assistant';
 
 /** One message of the conversation sent to the gateway. */
@@ -151,6 +153,17 @@ export interface GatewayClientOptions {
   /** Cap on one downloaded image (bytes). */
   maxImageBytes?: number;
   onRequestLog?: (entry: RequestLogEntry) => void;
+  /**
+   * Extra headers for every gateway request (`modelGateway.network.headers`). The client's own headers
+   * (Authorization, Content-Type, Accept, User-Agent) win; validate with `validateCustomHeaders` first.
+   */
+  headers?: Record<string, string>;
+}
+
+/** Options of `listModels`. */
+export interface ListModelsOptions extends RequestOptions {
+  /** How long the server gets to answer, default 10 s: discovery is a background nicety. */
+  timeoutMs?: number;
 }
 
 export interface GatewayClient {
@@ -160,6 +173,8 @@ export interface GatewayClient {
   streamChatCompletion(request: ChatCompletionRequest, options?: RequestOptions): AsyncIterable<StreamEvent>;
   /** POST /v1/images/generations; every image comes back as bytes with its detected format. */
   generateImages(request: ImageGenerationRequest, options?: RequestOptions): Promise<ImageGenerationResult>;
+  /** GET /v1/models, parsed (see discovery.ts); throws the usual typed errors (404, 401, timeout, malformed). */
+  listModels(options?: ListModelsOptions): Promise<DiscoveredModel[]>;
   /** Closes pooled connections; requests in progress are aborted. */
   close(): Promise<void>;
   /** Refuses new requests, and closes the connections once the requests in progress have ended. */
