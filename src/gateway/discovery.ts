@@ -81,6 +81,7 @@ export function parseModelList(body: unknown): DiscoveredModel[] {
     const raw = entry.id ?? entry.model ?? entry.name;
     const id = typeof raw === 'string' ? raw.trim() : '';
     // Control characters would end up in settings and pickers; such an id is not a usable model.
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
     if (!id || seen.has(id) || /[\x00-\x1f\x7f]/.test(id)) continue;
     seen.add(id);
     const contextTokens = contextOf(entry);

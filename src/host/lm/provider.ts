@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../chat/tokens';
-import { listChatModels } from '../../gateway/models';
+import { modelNote } from '../../gateway/discovery';
+import { readableModelName } from '../../gateway/modelNames';
 import type { ExtensionConfig } from '../config';
 import { maxTokensFor } from '../chatRequest';
 import type { GatewayService } from '../gatewayService';
+import type { ModelDirectory } from '../modelDirectory';
 import { partText, thinkingPartClass, toGatewayMessages } from './messageMapping';
 import { isGatewayError } from '../../gateway';
 
@@ -17,22 +19,23 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   constructor(
     private readonly gateway: GatewayService,
     private readonly getConfig: () => ExtensionConfig,
+    private readonly directory: ModelDirectory,
   ) {}
 
-  /** Tells VS Code the model list changed (extra models edited). */
+  /** Tells VS Code the model list changed (settings edited, or the server's list arrived). */
   refresh(): void {
     this.changed.fire();
   }
 
   provideLanguageModelChatInformation(): vscode.LanguageModelChatInformation[] {
     const config = this.getConfig();
-    return listChatModels(config.chat.extraModels).map((model) => ({
+    return this.directory.list().map((model) => ({
       id: model.id,
-      name: model.thinking ? `${model.id} (thinking)` : model.id,
+      name: readableModelName(model.id),
       family: model.id.replace(/-\d{8}(-thinking)?$/, '$1'),
       version: /-(\d{8})/.exec(model.id)?.[1] ?? 'latest',
       detail: model.extra ? 'Model Gateway · extra model' : 'Model Gateway',
-      tooltip: model.note,
+      tooltip: `${model.id}: ${modelNote(model)}`,
       maxInputTokens: model.contextTokens,
       maxOutputTokens: maxTokensFor(model.id, config),
       capabilities: { toolCalling: false, imageInput: false },
@@ -89,12 +92,12 @@ export function registerLanguageModelProvider(
   context: vscode.ExtensionContext,
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
-  onConfigChange: vscode.Event<ExtensionConfig>,
+  directory: ModelDirectory,
 ): void {
   if (typeof vscode.lm?.registerLanguageModelChatProvider !== 'function') return;
-  const provider = new GatewayLanguageModelProvider(gateway, getConfig);
+  const provider = new GatewayLanguageModelProvider(gateway, getConfig, directory);
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, provider),
-    onConfigChange(() => provider.refresh()),
+    directory.onDidChange(() => provider.refresh()),
   );
 }
