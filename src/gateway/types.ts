@@ -2,12 +2,29 @@
 
 import type { DiscoveredModel } from './discovery';
 
-type ChatRole = 'system' | 'user' | 'assistant';
+type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A tool call as an assistant message carries it back to the server. */
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
 
 /** One message of the conversation sent to the gateway. */
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /** Assistant messages: the tools the model called. */
+  tool_calls?: WireToolCall[];
+  /** `tool` messages: which call this is the result of. */
+  tool_call_id?: string;
+}
+
+/** A function the model may call (OpenAI `tools` entry). */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: object };
 }
 
 /** Body of POST /v1/chat/completions, less `stream`, which the client sets itself. */
@@ -18,6 +35,8 @@ export interface ChatCompletionRequest {
   temperature?: number;
   top_p?: number;
   stop?: string | string[];
+  tools?: ToolDefinition[];
+  tool_choice?: 'auto' | 'required' | 'none';
 }
 
 /** Token accounting as the gateway reports it. */
@@ -60,6 +79,8 @@ export type StreamEvent =
    */
   | (StreamEventBase & { type: 'retractReasoning' })
   | (StreamEventBase & { type: 'usage'; usage: Usage })
+  /** One complete tool call, arguments parsed; comes after the answer's text, before usage and finish. */
+  | (StreamEventBase & { type: 'toolCall'; callId: string; name: string; input: Record<string, unknown> })
   | (StreamEventBase & { type: 'finish'; reason: string });
 
 /** Every image size the gateway accepts, in the order a picker shows them. */
