@@ -23,6 +23,7 @@ import { registerLanguageModelProvider } from './host/lm/provider';
 import { registerParticipant } from './host/lm/participant';
 import { createLog } from './host/log';
 import { registerStatusBar } from './host/statusBar';
+import { ModelDirectory, registerModelDiscovery } from './host/modelDirectory';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
 
 let hubForDeactivate: ChatHub | undefined;
@@ -53,22 +54,28 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const files = new FileIndex();
   const terminals = new TerminalCapture();
   context.subscriptions.push(files, terminals);
-  const hub = new ChatHub(store, gateway, config, keys, log, { files, terminals, apiKey: () => keys.get() });
+  const models = new ModelDirectory(context.globalState, gateway, config, keys, log);
+  const hub = new ChatHub(store, gateway, config, keys, log, models, {
+    files,
+    terminals,
+    apiKey: () => keys.get(),
+  });
   hubForDeactivate = hub;
   context.subscriptions.push(log, config, keys, gateway);
 
   registerEditorTracker(context);
   registerApiKeyCommands(context, keys);
   registerTestConnection(context, gateway, () => config.current);
-  registerSelectModel(context, () => config.current);
-  registerStatusBar(context, () => config.current, config.onDidChange);
+  registerModelDiscovery(context, models);
+  registerSelectModel(context, () => config.current, models);
+  registerStatusBar(context, () => config.current, models);
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
   const review = registerGenerateCode(context, gateway, () => config.current);
   registerApply(context, gateway, () => config.current, review);
   registerGenerateImage(context, gateway, () => config.current);
-  registerLanguageModelProvider(context, gateway, () => config.current, config.onDidChange);
+  registerLanguageModelProvider(context, gateway, () => config.current, models);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
   const completions = registerCompletions(context, gateway);
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));

@@ -7,6 +7,7 @@ import { errorInfoFromJson } from './errorBody';
 import { MalformedResponseError, StreamError, redactError } from './errors';
 import { isThinkingModel } from './models';
 import { type ThinkSegment, ThinkTagSplitter } from './thinkTags';
+import { ToolCallAssembler } from './toolCalls';
 import type { StreamEvent, Usage } from './types';
 
 type JsonObject = Record<string, unknown>;
@@ -84,11 +85,12 @@ export class CompletionAssembler {
   finishReason?: string;
   usage?: Usage;
   private readonly splitter: ThinkTagSplitter;
+  private readonly toolCalls = new ToolCallAssembler();
   /** Some text or reasoning was handed on: an error now comes in the middle of the answer. */
   private started = false;
 
   constructor(
-    requestedModel: string,
+    private readonly requestedModel: string,
     private readonly secret?: string,
   ) {
     this.model = requestedModel;
@@ -136,9 +138,22 @@ export class CompletionAssembler {
     return this.toEvents(this.splitter.end());
   }
 
-  /** The closing events: usage (when the server sent it), then finish (when it sent a reason). */
+  /**
+   * The closing events: the tool calls (assembled now that every fragment is in; a malformed one throws),
+   * usage (when the server sent it), then finish (when it sent a reason).
+   */
   closing(): StreamEvent[] {
     const events: StreamEvent[] = [];
+    for (const call of this.toolCalls.finish(this.requestedModel)) {
+      events.push({
+        type: 'toolCall',
+        callId: call.id,
+        name: call.name,
+        input: call.input,
+        id: this.id,
+        model: this.model,
+      });
+    }
     if (this.usage) events.push({ type: 'usage', usage: this.usage, id: this.id, model: this.model });
     if (this.finishReason)
       events.push({ type: 'finish', reason: this.finishReason, id: this.id, model: this.model });
@@ -167,6 +182,7 @@ export class CompletionAssembler {
     if (reasoning) segments.push({ kind: 'reasoning', text: reasoning });
     if (typeof delta.content === 'string' && delta.content)
       segments.push(...this.splitter.push(delta.content));
+    if (Array.isArray(delta.tool_calls)) this.toolCalls.accept(delta.tool_calls);
     return this.toEvents(segments);
   }
 

@@ -17,6 +17,7 @@ import type { Exchange, ExchangeEnv, ExchangeRequest } from './exchange';
 import { send } from './http';
 import { DEFAULT_MAX_IMAGE_BYTES, imagesFromResult, readImageResponse } from './images';
 import { DEFAULT_IMAGE_MODEL } from './models';
+import { type DiscoveredModel, parseModelList } from './discovery';
 import { ChatStreamReader } from './sse';
 import type {
   ChatCompletion,
@@ -25,6 +26,7 @@ import type {
   GatewayClientOptions,
   ImageGenerationRequest,
   ImageGenerationResult,
+  ListModelsOptions,
   RequestOptions,
   StreamEvent,
 } from './types';
@@ -32,6 +34,11 @@ import { validateChatRequest, validateImageRequest } from './validate';
 
 const CHAT_PATH = '/v1/chat/completions';
 const IMAGES_PATH = '/v1/images/generations';
+const MODELS_PATH = '/v1/models';
+/** Discovery gives up after this long and the catalogue alone is used (issue 18). */
+const MODELS_TIMEOUT_MS = 10_000;
+/** A model list is small; OpenRouter's hundreds of models with descriptions stay well under this. */
+const MODELS_MAX_BYTES = 16 * 1024 * 1024;
 /** How long a finished stream waits for the server to end the response, so the socket can be reused. */
 const SETTLE_MS = 250;
 /** V8 cannot build a longer string, so no JSON body beyond this can be parsed anyway. */
@@ -53,6 +60,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   const timeouts = resolveTimeouts(options.timeouts);
   const retry = resolveRetry(options.retry);
   const userAgent = options.userAgent?.trim() || DEFAULT_USER_AGENT;
+  const extraHeaders = { ...options.headers };
   const maxImageBytes =
     options.maxImageBytes && options.maxImageBytes > 0 ? options.maxImageBytes : DEFAULT_MAX_IMAGE_BYTES;
   let dispatcher: Dispatcher | undefined;
@@ -134,6 +142,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       url: endpoint(to, path),
       logPath: path,
       headers: {
+        ...extraHeaders,
         Authorization: `Bearer ${key}`,
         'Content-Type': 'application/json',
         Accept: 'application/json',
@@ -244,6 +253,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
             env: env(key),
             gatewayOrigin: ready.base.origin,
             apiKey: key,
+            extraHeaders,
             userAgent,
             maxImageBytes,
             firstByteMs: timeouts.firstByteMs,
@@ -256,6 +266,56 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       } catch (e) {
         throw clean(e, key);
       } finally {
+        end();
+      }
+    },
+
+    async listModels(opts: ListModelsOptions = {}): Promise<DiscoveredModel[]> {
+      let key: string | undefined;
+      let exchange: Exchange | undefined;
+      let failure: unknown;
+      const end = begin();
+      const limitMs = opts.timeoutMs && opts.timeoutMs > 0 ? opts.timeoutMs : MODELS_TIMEOUT_MS;
+      try {
+        const ready = await prepare();
+        key = ready.key;
+        const req: ExchangeRequest = {
+          method: 'GET',
+          url: endpoint(ready.base, MODELS_PATH),
+          logPath: MODELS_PATH,
+          headers: {
+            ...extraHeaders,
+            Authorization: `Bearer ${key}`,
+            Accept: 'application/json',
+            'User-Agent': userAgent,
+          },
+          firstByteMs: limitMs,
+          idleMs: limitMs,
+          signal: opts.signal,
+        };
+        // No retries: a missing endpoint or a slow server means the catalogue, not a longer wait.
+        exchange = await send(env(key), req, { retry: { ...retry, maxRetries: 0 } });
+        const bytes = await exchange.readAll(
+          MODELS_MAX_BYTES,
+          () =>
+            new MalformedResponseError(
+              'The model list from GET /v1/models is larger than the client accepts.',
+            ),
+        );
+        let body: unknown;
+        try {
+          body = JSON.parse(new TextDecoder().decode(bytes));
+        } catch {
+          throw new MalformedResponseError(
+            'The server answered GET /v1/models with something other than JSON.',
+          );
+        }
+        return parseModelList(body);
+      } catch (e) {
+        failure = clean(e, key);
+        throw failure;
+      } finally {
+        exchange?.finish(failure);
         end();
       }
     },

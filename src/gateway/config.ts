@@ -53,12 +53,26 @@ export function resolveRetry(options: Partial<RetryOptions> = {}): RetryOptions 
   };
 }
 
+/** One message as sent: tool fields only where they belong. */
+function wireMessage(m: ChatCompletionRequest['messages'][number]): Record<string, unknown> {
+  const wire: Record<string, unknown> = { role: m.role, content: m.content };
+  if (m.role === 'assistant' && m.tool_calls?.length) {
+    wire.tool_calls = m.tool_calls;
+    // OpenAI accepts null content next to tool calls; some servers reject an empty string there.
+    if (!m.content) wire.content = null;
+  }
+  if (m.role === 'tool') wire.tool_call_id = m.tool_call_id;
+  return wire;
+}
+
 /** The JSON body of a chat request: only known fields, so stray caller properties never reach the wire. */
 export function chatBody(request: ChatCompletionRequest, stream: boolean): string {
   const body: Record<string, unknown> = {
     model: request.model.trim(),
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: request.messages.map(wireMessage),
   };
+  if (request.tools?.length) body.tools = request.tools;
+  if (request.tools?.length && request.tool_choice) body.tool_choice = request.tool_choice;
   if (request.max_tokens !== undefined) body.max_tokens = request.max_tokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.top_p !== undefined) body.top_p = request.top_p;

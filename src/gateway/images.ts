@@ -21,6 +21,8 @@ interface ImageContext {
   /** Only links on this origin receive the API key. */
   gatewayOrigin: string;
   apiKey: string;
+  /** `modelGateway.network.headers`; like the key, sent to the gateway's origin only. */
+  extraHeaders?: Record<string, string>;
   userAgent: string;
   maxImageBytes: number;
   firstByteMs: number;
@@ -89,9 +91,11 @@ function imageLink(raw: string, base?: URL): URL {
 async function downloadImage(link: string, ctx: ImageContext): Promise<Uint8Array> {
   let url = imageLink(link);
   for (let hop = 0; ; hop++) {
-    const headers: Record<string, string> = { 'User-Agent': ctx.userAgent, Accept: 'image/*' };
-    // Re-checked on every hop: a redirect must never carry the key to another origin.
-    if (url.origin === ctx.gatewayOrigin) headers.Authorization = `Bearer ${ctx.apiKey}`;
+    let headers: Record<string, string> = { 'User-Agent': ctx.userAgent, Accept: 'image/*' };
+    // Re-checked on every hop: a redirect must never carry the key (or custom headers) to another origin.
+    if (url.origin === ctx.gatewayOrigin) {
+      headers = { ...ctx.extraHeaders, ...headers, Authorization: `Bearer ${ctx.apiKey}` };
+    }
     const exchange = await send(
       ctx.env,
       {

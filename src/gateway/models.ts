@@ -12,6 +12,10 @@ export interface ModelInfo {
   thinking: boolean;
   /** Added by the user's settings, not part of the published catalogue. */
   extra?: boolean;
+  /** Named by the server's `GET /v1/models` answer. */
+  discovered?: boolean;
+  /** A catalogue model the server's list did not name ("not listed by the server"); still offered. */
+  unlisted?: boolean;
 }
 
 export interface ImageModelInfo {

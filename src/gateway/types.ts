@@ -1,11 +1,30 @@
 /** Wire and client types for the Model Gateway /v1 API (chat completions and image generation). */
 
-type ChatRole = 'system' | 'user' | 'assistant';
+import type { DiscoveredModel } from './discovery';
+
+type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A tool call as an assistant message carries it back to the server. */
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
 
 /** One message of the conversation sent to the gateway. */
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /** Assistant messages: the tools the model called. */
+  tool_calls?: WireToolCall[];
+  /** `tool` messages: which call this is the result of. */
+  tool_call_id?: string;
+}
+
+/** A function the model may call (OpenAI `tools` entry). */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: object };
 }
 
 /** Body of POST /v1/chat/completions, less `stream`, which the client sets itself. */
@@ -16,6 +35,8 @@ export interface ChatCompletionRequest {
   temperature?: number;
   top_p?: number;
   stop?: string | string[];
+  tools?: ToolDefinition[];
+  tool_choice?: 'auto' | 'required' | 'none';
 }
 
 /** Token accounting as the gateway reports it. */
@@ -58,6 +79,8 @@ export type StreamEvent =
    */
   | (StreamEventBase & { type: 'retractReasoning' })
   | (StreamEventBase & { type: 'usage'; usage: Usage })
+  /** One complete tool call, arguments parsed; comes after the answer's text, before usage and finish. */
+  | (StreamEventBase & { type: 'toolCall'; callId: string; name: string; input: Record<string, unknown> })
   | (StreamEventBase & { type: 'finish'; reason: string });
 
 /** Every image size the gateway accepts, in the order a picker shows them. */
@@ -151,6 +174,17 @@ export interface GatewayClientOptions {
   /** Cap on one downloaded image (bytes). */
   maxImageBytes?: number;
   onRequestLog?: (entry: RequestLogEntry) => void;
+  /**
+   * Extra headers for every gateway request (`modelGateway.network.headers`). The client's own headers
+   * (Authorization, Content-Type, Accept, User-Agent) win; validate with `validateCustomHeaders` first.
+   */
+  headers?: Record<string, string>;
+}
+
+/** Options of `listModels`. */
+export interface ListModelsOptions extends RequestOptions {
+  /** How long the server gets to answer, default 10 s: discovery is a background nicety. */
+  timeoutMs?: number;
 }
 
 export interface GatewayClient {
@@ -160,6 +194,8 @@ export interface GatewayClient {
   streamChatCompletion(request: ChatCompletionRequest, options?: RequestOptions): AsyncIterable<StreamEvent>;
   /** POST /v1/images/generations; every image comes back as bytes with its detected format. */
   generateImages(request: ImageGenerationRequest, options?: RequestOptions): Promise<ImageGenerationResult>;
+  /** GET /v1/models, parsed (see discovery.ts); throws the usual typed errors (404, 401, timeout, malformed). */
+  listModels(options?: ListModelsOptions): Promise<DiscoveredModel[]>;
   /** Closes pooled connections; requests in progress are aborted. */
   close(): Promise<void>;
   /** Refuses new requests, and closes the connections once the requests in progress have ended. */

@@ -9,7 +9,7 @@ import {
   type ImageGenerationRequest,
 } from './types';
 
-const ROLES = new Set(['system', 'user', 'assistant']);
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 function fail(message: string): never {
   throw new ValidationError(`Invalid request: ${message}`);
@@ -36,8 +36,10 @@ export function validateChatRequest(request: ChatCompletionRequest): void {
   request.messages.forEach((message, i) => {
     if (!message || typeof message !== 'object') fail(`message ${i + 1} is not an object.`);
     if (!ROLES.has(message.role))
-      fail(`message ${i + 1} has role "${String(message.role)}"; use system, user or assistant.`);
+      fail(`message ${i + 1} has role "${String(message.role)}"; use system, user, assistant or tool.`);
     if (typeof message.content !== 'string') fail(`message ${i + 1} has no text content.`);
+    if (message.role === 'tool' && !message.tool_call_id)
+      fail(`message ${i + 1} is a tool result without the id of its call.`);
   });
   checkRange('temperature', request.temperature, 0, 2);
   checkRange('top_p', request.top_p, 0, 1);

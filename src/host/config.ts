@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import type { ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
-import { SETTINGS, type EnumSettingKey, type RangeSettingKey } from './settings';
+import { validateCustomHeaders } from '../gateway/customHeaders';
+import { SETTINGS, type EnumSettingKey, type RangeSettingKey, type TOOL_CALLING_MODES } from './settings';
+
+/** `modelGateway.lm.toolCalling`. */
+export type ToolCallingMode = (typeof TOOL_CALLING_MODES)[number];
 
 /** The extension's settings, validated; invalid values fall back to defaults and are reported. */
 export interface ExtensionConfig {
@@ -9,9 +13,13 @@ export interface ExtensionConfig {
   retries: number;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
+  /** `modelGateway.network.headers`, reserved and malformed entries left out. */
+  headers: Record<string, string>;
   chat: {
     model: string;
     extraModels: string[];
+    /** Context size for models neither the catalogue nor the server describes. */
+    defaultContextTokens: number;
     temperature: number;
     topP: number | undefined;
     maxTokens: number | undefined;
@@ -21,6 +29,9 @@ export interface ExtensionConfig {
   edit: {
     /** The model that merges a chat code block into a file (Apply). */
     applyModel: string;
+  };
+  lm: {
+    toolCalling: ToolCallingMode;
   };
   images: {
     model: string;
@@ -52,6 +63,8 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
       `modelGateway.network.proxy must be an http(s) URL such as http://proxy:3128; it is ignored.`,
     );
   }
+  const headers = validateCustomHeaders(c.get<unknown>('network.headers', {}));
+  problems.push(...headers.warnings);
   return {
     problems,
     config: {
@@ -60,9 +73,11 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
       retries: reader.number('network.retries'),
       firstByteTimeoutMs: reader.number('network.firstByteTimeoutSeconds') * 1000,
       idleTimeoutMs: reader.number('network.idleTimeoutSeconds') * 1000,
+      headers: headers.headers,
       chat: {
         model: reader.string('chat.model', chatModel).trim() || chatModel,
         extraModels: reader.stringArray('chat.extraModels'),
+        defaultContextTokens: reader.number('chat.defaultContextTokens'),
         temperature: reader.number('chat.temperature'),
         topP: reader.optionalNumber('chat.topP'),
         maxTokens: reader.optionalNumber('chat.maxTokens'),
@@ -72,6 +87,7 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
       edit: {
         applyModel: reader.string('edit.applyModel', applyModel).trim() || applyModel,
       },
+      lm: { toolCalling: reader.oneOf('lm.toolCalling') },
       images: {
         model: reader.string('images.model', imageModel).trim() || imageModel,
         size: reader.oneOf('images.size'),

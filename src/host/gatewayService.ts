@@ -25,11 +25,15 @@ export class GatewayService implements vscode.Disposable {
     // A changed setting must not break answers already streaming: the old client closes when they end.
     void this.client?.retire();
     this.clientConfig = config;
+    const names = Object.keys(config.headers);
+    // Names only: header values can be credentials.
+    if (names.length) this.log.info(`Custom headers sent with every request: ${names.join(', ')}`);
     this.client = createGatewayClient({
       baseUrl: config.baseUrl,
       apiKey: () => this.keys.get(),
       proxy: config.proxy,
       userAgent: this.userAgent,
+      headers: config.headers,
       retry: { maxRetries: config.retries },
       timeouts: {
         firstByteMs: config.firstByteTimeoutMs,
@@ -39,6 +43,11 @@ export class GatewayService implements vscode.Disposable {
       onRequestLog: (entry) => logRequest(this.log, entry),
     });
     return this.client;
+  }
+
+  /** True when a key is set; shows nothing (background work that needs a key checks first). */
+  async hasKey(): Promise<boolean> {
+    return (await this.keys.get()) !== undefined;
   }
 
   /** Resolves the key, or shows the "no key" message with a Set API Key button and resolves undefined. */

@@ -4,6 +4,7 @@
 import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway/types';
 import { DEFAULT_TIMEOUTS, MIN_IMAGE_FIRST_BYTE_MS } from '../gateway/config';
 import { DEFAULT_CHAT_MODEL, DEFAULT_IMAGE_MODEL } from '../gateway/models';
+import { DEFAULT_UNKNOWN_CONTEXT_TOKENS } from '../gateway/discovery';
 import { DEFAULT_CONTEXT_EXCLUDE } from '../chat/context/safety';
 import { DEFAULT_COMPLETE_MODEL, DEFAULT_CONTEXT_TOKENS } from '../complete/prompt';
 import { DEFAULT_DEBOUNCE_MS } from '../complete/settings';
@@ -19,6 +20,9 @@ export const DEFAULT_IMAGES_FOLDER = 'assets/generated';
 export const DEFAULT_MAX_TOKENS = 8192;
 export const THINKING_MAX_TOKENS = 32_000;
 
+/** How the language model provider offers tool calling (`modelGateway.lm.toolCalling`). */
+export const TOOL_CALLING_MODES = ['auto', 'on', 'off'] as const;
+
 /** Every setting (without the `modelGateway.` prefix) with what package.json declares for it. */
 export const SETTINGS = {
   baseUrl: { default: 'http://127.0.0.1:8787' },
@@ -30,8 +34,15 @@ export const SETTINGS = {
     maximum: 3600,
   },
   'network.idleTimeoutSeconds': { default: DEFAULT_TIMEOUTS.idleMs / 1000, minimum: 5, maximum: 3600 },
+  'network.headers': { default: {} },
   'chat.model': { default: DEFAULT_CHAT_MODEL },
   'chat.extraModels': { default: [] },
+  'chat.defaultContextTokens': {
+    default: DEFAULT_UNKNOWN_CONTEXT_TOKENS,
+    minimum: 1000,
+    maximum: 10_000_000,
+    integer: true,
+  },
   'chat.temperature': { default: 1, minimum: 0, maximum: 2 },
   'chat.topP': { default: null, minimum: 0, maximum: 1 },
   'chat.maxTokens': { default: null, minimum: 1, maximum: 10_000_000, integer: true },
@@ -61,6 +72,7 @@ export const SETTINGS = {
     maximum: 3600,
   },
   'images.writeMetadata': { default: false },
+  'lm.toolCalling': { default: 'auto', enum: TOOL_CALLING_MODES },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { readableModelName } from '../gateway/modelNames';
+import { modelNote } from '../gateway/discovery';
 import type { ExtensionConfig } from './config';
+import type { ModelDirectory } from './modelDirectory';
 
 /**
  * Shows the default model (new chats, editor commands); clicking it runs Select Model. Says so when connected
@@ -9,7 +11,7 @@ import type { ExtensionConfig } from './config';
 export function registerStatusBar(
   context: vscode.ExtensionContext,
   getConfig: () => ExtensionConfig,
-  onConfigChange: vscode.Event<ExtensionConfig>,
+  directory: ModelDirectory,
 ): void {
   const item = vscode.window.createStatusBarItem('modelGateway.model', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Model Gateway Model';
@@ -19,6 +21,8 @@ export function registerStatusBar(
     const onEmulator = !!emulatorUrl && sameOrigin(config.baseUrl, emulatorUrl);
     const model = config.chat.model;
     const name = readableModelName(model);
+    const info = directory.find(model);
+    const about = info ? ` ${modelNote(info)}.` : ' Neither the catalogue nor the server lists this model.';
     item.text = `$(comment-discussion) ${name}${onEmulator ? ' (emulator)' : ''}`;
     // Screen readers get plain words, not the codicon name or the tooltip's Markdown.
     item.accessibilityInformation = {
@@ -27,14 +31,18 @@ export function registerStatusBar(
     };
     item.tooltip = new vscode.MarkdownString(
       `**Model Gateway**\n\nDefault model: ${name} (\`${model}\`), for new chats, Generate Code and ` +
-        `Explain Selection. A chat keeps its own model: see its Model menu.\n\nGateway: \`${config.baseUrl}\`${
+        `Explain Selection.${about} A chat keeps its own model: see its Model menu.\n\nGateway: \`${config.baseUrl}\`${
           onEmulator ? ' — the local gateway emulator' : ''
         }\n\nClick to change the default model.`,
     );
   };
   update(getConfig());
   item.show();
-  context.subscriptions.push(item, onConfigChange(update));
+  // The directory fires on settings changes too, and when the server's list arrives.
+  context.subscriptions.push(
+    item,
+    directory.onDidChange(() => update(getConfig())),
+  );
 }
 
 function sameOrigin(a: string, b: string): boolean {

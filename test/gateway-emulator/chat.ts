@@ -12,6 +12,7 @@ import type { Exchange } from './exchange';
 import { collectFaults, type FaultSet } from './faults';
 import { faultProblem, preflight, resetAfterHeaders, type EmulatorContext } from './preflight';
 import { planStream, reasoningField, thinkTags, type StreamItem } from './streamPlan';
+import { planText, planToolCall, requestedTool, toolRequestOf, toolResultAnswer } from './tools';
 
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -147,6 +148,24 @@ export async function handleChat(ex: Exchange, body: unknown, ctx: EmulatorConte
   );
   const problem = faultProblem(faults);
   if (problem) return sendEmulatorError(ex, 400, problem);
+  const tooling = toolRequestOf(body, request.messages.at(-1)?.content ?? '');
+  if (tooling.tools.length && !ctx.options.tools)
+    return sendEmulatorError(ex, 400, '`tools` is not supported by this server');
+  const tool = requestedTool(tooling);
+  const toolAnswer = toolResultAnswer(tooling);
+  if (request.stream && (tool || toolAnswer !== undefined)) {
+    if (!(await preflight(ex, faults, ctx, request.model))) return;
+    const identity = {
+      id: `chatcmpl-emu-${ex.record.id}`,
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+    };
+    const size = ctx.options.chunkSize;
+    const items = tool
+      ? planToolCall(tool, tooling.last.content, identity, size)
+      : planText(toolAnswer ?? '', identity, size);
+    return writeStream(ex, items, faults, ctx);
+  }
   try {
     expectedAnswer(request);
   } catch (err) {

@@ -5,10 +5,12 @@ import { handleChat } from './chat';
 import { openAiError, sendEmulatorError } from './errorBodies';
 import { Exchange, TimerRegistry, type RecordedRequest } from './exchange';
 import { handleImages, serveFile } from './images';
+import { type ServedModel, defaultServedModels, handleModels } from './models';
 import { DEFAULT_KEYS } from './keys';
 import type { EmulatorContext, ResolvedOptions } from './preflight';
 
 export type { RecordedRequest } from './exchange';
+export type { ServedModel } from './models';
 export {
   answerHeadline,
   expectedAnswer,
@@ -39,6 +41,13 @@ export interface EmulatorOptions {
   imageUrlTtlMs?: number;
   /** How long a stall fault holds, default 60_000 (tests close the emulator instead of waiting). */
   stallMs?: number;
+  /**
+   * What `GET /v1/models` lists, default the spec's text models; `false` answers 404 like a server without
+   * the endpoint. Changeable later through `Emulator.models`.
+   */
+  models?: readonly ServedModel[] | false;
+  /** False makes the emulator answer 400 to any chat request with `tools` (a server without tool calling). */
+  tools?: boolean;
 }
 
 /** A running emulator. */
@@ -50,6 +59,8 @@ export interface Emulator {
   requests: RecordedRequest[];
   /** The accepted keys; tests add their own distinctive key here (ignored when `acceptKey` was given). */
   keys: Set<string>;
+  /** What `GET /v1/models` lists now; `false` answers 404. */
+  models: readonly ServedModel[] | false;
   /** Resolves once `pred(requests)` holds; rejects after `timeoutMs` (default 5000) or on close(). */
   waitFor(pred: (r: RecordedRequest[]) => boolean, timeoutMs?: number): Promise<void>;
   /** Clears the recorded requests and the flaky counters. */
@@ -118,7 +129,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     acceptKey: options.acceptKey ?? ((key) => keys.has(key)),
     imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
     stallMs: options.stallMs ?? 60_000,
+    tools: options.tools ?? true,
   };
+  const served = { models: options.models ?? defaultServedModels() };
   const timers = new TimerRegistry();
   const ctx: EmulatorContext = { options: resolved, timers, flaky: new Map(), files: new Map(), port: 0 };
   const requests: RecordedRequest[] = [];
@@ -178,6 +191,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       '/v1/chat/completions': handleChat,
       '/v1/images/generations': handleImages,
     };
+    if (path === '/v1/models' && served.models !== false) {
+      if (req.method !== 'GET') return sendEmulatorError(ex, 405, `${path} takes GET`);
+      const key = bearerKey(req);
+      if (key === undefined || !resolved.acceptKey(key)) return sendUnauthorized(ex, key);
+      return handleModels(ex, served.models);
+    }
     const route = routes[path];
     if (!route) return sendEmulatorError(ex, 404, `no route for ${req.method} ${path}`);
     if (req.method !== 'POST') return sendEmulatorError(ex, 405, `${path} takes POST`);
@@ -213,6 +232,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port: ctx.port,
     requests,
     keys,
+    get models() {
+      return served.models;
+    },
+    set models(list) {
+      served.models = list;
+    },
     waitFor(pred, timeoutMs = 5000) {
       if (holds(pred)) return Promise.resolve();
       if (closing) return Promise.reject(new Error('emulator: closed'));

@@ -12,6 +12,8 @@ export interface ResolvedOptions {
   acceptKey: (key: string) => boolean;
   imageUrlTtlMs: number;
   stallMs: number;
+  /** False: chat requests with `tools` get a 400. */
+  tools: boolean;
 }
 
 /** A url-form image served at /files/<id>.png. */

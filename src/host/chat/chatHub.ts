@@ -2,13 +2,13 @@ import * as vscode from 'vscode';
 import { createConversation, markInterrupted, summarize } from '../../chat/conversation';
 import type { ConversationStore } from '../../chat/store';
 import type { Conversation, ConversationSummary } from '../../chat/types';
-import { listChatModels } from '../../gateway/models';
 import { readableModelName } from '../../gateway/modelNames';
 import type { HostToWebview, ModelOption, OnboardingState } from '../../protocol';
 import type { ApiKeyStore } from '../apiKey';
 import type { ConfigState } from '../configState';
 import type { ContextServices } from '../context/chatContext';
 import type { GatewayService } from '../gatewayService';
+import type { ModelDirectory } from '../modelDirectory';
 import type { ChatState } from './chatPorts';
 import { ChatSession } from './chatSession';
 
@@ -26,13 +26,19 @@ export class ChatHub implements ChatState, vscode.Disposable {
     readonly config: ConfigState,
     readonly keys: ApiKeyStore,
     readonly log: vscode.LogOutputChannel,
+    readonly models: ModelDirectory,
     readonly contextServices: ContextServices,
   ) {
     this.disposables.push(
       keys.onDidChange(() => void this.refreshOnboarding()),
-      config.onDidChange(() => {
-        void this.refreshOnboarding();
-        this.broadcast({ type: 'models', models: this.modelOptions(), selected: config.current.chat.model });
+      config.onDidChange(() => void this.refreshOnboarding()),
+      // Fires on every settings change too, and when the server's model list arrives.
+      models.onDidChange(() => {
+        const options = this.modelOptions();
+        // Each chat keeps its own model selected; only the list changes.
+        for (const session of this.sessions) {
+          session.post({ type: 'models', models: options, selected: session.conversation.model });
+        }
       }),
     );
   }
@@ -89,7 +95,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
   }
 
   modelOptions(): ModelOption[] {
-    return listChatModels(this.config.current.chat.extraModels).map((m) => ({
+    return this.models.list().map((m) => ({
       id: m.id,
       label: readableModelName(m.id),
       thinking: m.thinking,

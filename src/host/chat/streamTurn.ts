@@ -89,7 +89,7 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
         schedule();
       } else if (event.type === 'usage') {
         usage = event.usage;
-      } else {
+      } else if (event.type === 'finish') {
         finishReason = event.reason;
       }
       args.onChange();

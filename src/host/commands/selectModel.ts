@@ -1,17 +1,20 @@
 import * as vscode from 'vscode';
-import { listChatModels } from '../../gateway/models';
+import { formatContextSize } from '../../gateway/models';
+import { modelNote } from '../../gateway/discovery';
 import { readableModelName } from '../../gateway/modelNames';
 import type { ExtensionConfig } from '../config';
+import type { ModelDirectory } from '../modelDirectory';
 
-/** Registers Select Model: a QuickPick of the catalogue plus extra models; the choice becomes `chat.model`. */
+/** Registers Select Model: a QuickPick of the catalogue, the server's models and extra models; the choice becomes `chat.model`. */
 export function registerSelectModel(
   context: vscode.ExtensionContext,
   getConfig: () => ExtensionConfig,
+  directory: ModelDirectory,
 ): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('modelGateway.selectModel', async (modelId?: string) => {
       const config = getConfig();
-      const chosen = typeof modelId === 'string' ? modelId : await pickModel(config);
+      const chosen = typeof modelId === 'string' ? modelId : await pickModel(config, directory);
       if (!chosen) return undefined;
       const settings = vscode.workspace.getConfiguration('modelGateway');
       const inspected = settings.inspect('chat.model');
@@ -25,13 +28,17 @@ export function registerSelectModel(
   );
 }
 
-async function pickModel(config: ExtensionConfig): Promise<string | undefined> {
+async function pickModel(config: ExtensionConfig, directory: ModelDirectory): Promise<string | undefined> {
   type Item = vscode.QuickPickItem & { id?: string };
-  const models = listChatModels(config.chat.extraModels);
+  const models = directory.list();
   const items: Item[] = [];
   let group: string | undefined;
   for (const model of models) {
-    const heading = model.extra ? 'Extra models' : `Group ${model.group}`;
+    const heading = model.extra
+      ? 'Extra models'
+      : model.group
+        ? `Group ${model.group}`
+        : 'Listed by the server';
     if (heading !== group) {
       items.push({ label: heading, kind: vscode.QuickPickItemKind.Separator });
       group = heading;
@@ -40,7 +47,7 @@ async function pickModel(config: ExtensionConfig): Promise<string | undefined> {
       id: model.id,
       label: `${model.id === config.chat.model ? '$(check) ' : ''}${readableModelName(model.id)}`,
       description: model.id,
-      detail: model.note,
+      detail: `${modelNote(model)} · ${formatContextSize(model.contextTokens)} context`,
     });
   }
   const picked = await vscode.window.showQuickPick(items, {

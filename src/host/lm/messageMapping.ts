@@ -1,26 +1,62 @@
 import * as vscode from 'vscode';
-import type { ChatMessage } from '../../gateway/types';
+import type { ChatMessage, ToolDefinition, WireToolCall } from '../../gateway/types';
 
-/** Maps the chat API's messages to gateway messages; roles other than user and assistant are system turns. */
+/**
+ * Maps the chat API's messages to gateway messages. Tool call parts become an assistant message's
+ * `tool_calls`; tool result parts become `role: "tool"` messages, placed before the rest of their message's
+ * text because the server expects the results right after the calls. Roles other than user and assistant
+ * are system turns.
+ */
 export function toGatewayMessages(
   messages: readonly vscode.LanguageModelChatRequestMessage[],
 ): ChatMessage[] {
   const mapped: ChatMessage[] = [];
   for (const message of messages) {
-    const content = message.content.map(partText).join('');
-    if (!content) continue;
+    const calls: WireToolCall[] = [];
+    let text = '';
+    for (const part of message.content) {
+      if (part instanceof vscode.LanguageModelToolCallPart) {
+        calls.push({
+          id: part.callId,
+          type: 'function',
+          function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) },
+        });
+      } else if (part instanceof vscode.LanguageModelToolResultPart) {
+        mapped.push({
+          role: 'tool',
+          tool_call_id: part.callId,
+          content: part.content.map(partText).join(''),
+        });
+      } else {
+        text += partText(part);
+      }
+    }
     const role =
       message.role === vscode.LanguageModelChatMessageRole.User
         ? 'user'
         : message.role === vscode.LanguageModelChatMessageRole.Assistant
           ? 'assistant'
           : 'system';
-    mapped.push({ role, content });
+    if (role === 'assistant' && calls.length) mapped.push({ role, content: text, tool_calls: calls });
+    else if (text) mapped.push({ role, content: text });
   }
   return mapped;
 }
 
-/** The text of one content part; tool parts are described in text since the gateway has no tool calling. */
+/** The request's tools as the server's `tools` list (function name, description, JSON schema). */
+export function toGatewayTools(tools: readonly vscode.LanguageModelChatTool[] | undefined): ToolDefinition[] {
+  return (tools ?? []).map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      // Servers reject a function without parameters more often than one with an empty object schema.
+      parameters: tool.inputSchema ?? { type: 'object', properties: {} },
+    },
+  }));
+}
+
+/** The text of one content part (a tool result's text parts; tool calls have none). */
 export function partText(part: unknown): string {
   if (part instanceof vscode.LanguageModelTextPart) return part.value;
   if (part instanceof vscode.LanguageModelToolResultPart) {

@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../chat/tokens';
-import { listChatModels } from '../../gateway/models';
+import { modelNote } from '../../gateway/discovery';
+import { readableModelName } from '../../gateway/modelNames';
 import type { ExtensionConfig } from '../config';
 import { maxTokensFor } from '../chatRequest';
 import type { GatewayService } from '../gatewayService';
-import { partText, thinkingPartClass, toGatewayMessages } from './messageMapping';
+import type { ModelDirectory } from '../modelDirectory';
+import { partText, thinkingPartClass, toGatewayMessages, toGatewayTools } from './messageMapping';
 import { isGatewayError } from '../../gateway';
+import type { ChatCompletionRequest } from '../../gateway/types';
+import { ToolSupportMemory } from './toolSupport';
 
 export const LM_VENDOR = 'modelgateway';
 
@@ -17,32 +21,35 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   constructor(
     private readonly gateway: GatewayService,
     private readonly getConfig: () => ExtensionConfig,
+    private readonly directory: ModelDirectory,
+    private readonly toolSupport: ToolSupportMemory,
   ) {}
 
-  /** Tells VS Code the model list changed (extra models edited). */
+  /** Tells VS Code the model list changed (settings edited, or the server's list arrived). */
   refresh(): void {
     this.changed.fire();
   }
 
   provideLanguageModelChatInformation(): vscode.LanguageModelChatInformation[] {
     const config = this.getConfig();
-    return listChatModels(config.chat.extraModels).map((model) => ({
+    return this.directory.list().map((model) => ({
       id: model.id,
-      name: model.thinking ? `${model.id} (thinking)` : model.id,
+      name: readableModelName(model.id),
       family: model.id.replace(/-\d{8}(-thinking)?$/, '$1'),
       version: /-(\d{8})/.exec(model.id)?.[1] ?? 'latest',
       detail: model.extra ? 'Model Gateway · extra model' : 'Model Gateway',
-      tooltip: model.note,
+      tooltip: `${model.id}: ${modelNote(model)}`,
       maxInputTokens: model.contextTokens,
       maxOutputTokens: maxTokensFor(model.id, config),
-      capabilities: { toolCalling: false, imageInput: false },
+      // `auto` offers tools even to a server that rejected them: the request then goes without (see below).
+      capabilities: { toolCalling: config.lm.toolCalling !== 'off', imageInput: false },
     }));
   }
 
   async provideLanguageModelChatResponse(
     model: vscode.LanguageModelChatInformation,
     messages: readonly vscode.LanguageModelChatRequestMessage[],
-    _options: vscode.ProvideLanguageModelChatResponseOptions,
+    options: vscode.ProvideLanguageModelChatResponseOptions,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
@@ -52,26 +59,56 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
     const config = this.getConfig();
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
-    const Thinking = thinkingPartClass();
+    const request: ChatCompletionRequest = {
+      model: model.id,
+      messages: toGatewayMessages(messages),
+      max_tokens: maxTokensFor(model.id, config),
+      temperature: config.chat.temperature,
+    };
+    const mode = config.lm.toolCalling;
+    const tools = mode === 'off' ? [] : toGatewayTools(options.tools);
+    const skipTools = mode === 'auto' && this.toolSupport.rejected(config.baseUrl, model.id);
+    if (tools.length && !skipTools) {
+      request.tools = tools;
+      if (options.toolMode === vscode.LanguageModelChatToolMode.Required) request.tool_choice = 'required';
+    }
     try {
-      const stream = this.gateway.current().streamChatCompletion(
-        {
-          model: model.id,
-          messages: toGatewayMessages(messages),
-          max_tokens: maxTokensFor(model.id, config),
-          temperature: config.chat.temperature,
-        },
-        { signal: abort.signal },
-      );
-      for await (const event of stream) {
-        if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
-        else if (event.type === 'reasoning' && Thinking) progress.report(new Thinking(event.text));
+      try {
+        await this.stream(request, progress, abort.signal);
+      } catch (error) {
+        // A 400 comes before any answer, so the retry repeats nothing the caller has seen.
+        const rejectedTools =
+          request.tools && mode === 'auto' && isGatewayError(error) && error.status === 400;
+        if (!rejectedTools) throw error;
+        await this.toolSupport.remember(config.baseUrl, model.id);
+        this.gateway.log.warn(
+          `The server rejected tools for ${model.id} (400); retrying without tools, and sending none to this model at ${config.baseUrl} from now on (modelGateway.lm.toolCalling is auto).`,
+        );
+        delete request.tools;
+        delete request.tool_choice;
+        await this.stream(request, progress, abort.signal);
       }
     } catch (error) {
       if (token.isCancellationRequested || (isGatewayError(error) && error.kind === 'aborted')) return;
       throw isGatewayError(error) ? new Error(error.message) : error;
     } finally {
       cancel.dispose();
+    }
+  }
+
+  /** Streams one request's answer into `progress`: text, thinking, and tool calls. */
+  private async stream(
+    request: ChatCompletionRequest,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const Thinking = thinkingPartClass();
+    for await (const event of this.gateway.current().streamChatCompletion(request, { signal })) {
+      if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+      else if (event.type === 'reasoning' && Thinking) progress.report(new Thinking(event.text));
+      else if (event.type === 'toolCall') {
+        progress.report(new vscode.LanguageModelToolCallPart(event.callId, event.name, event.input));
+      }
     }
   }
 
@@ -89,12 +126,13 @@ export function registerLanguageModelProvider(
   context: vscode.ExtensionContext,
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
-  onConfigChange: vscode.Event<ExtensionConfig>,
+  directory: ModelDirectory,
 ): void {
   if (typeof vscode.lm?.registerLanguageModelChatProvider !== 'function') return;
-  const provider = new GatewayLanguageModelProvider(gateway, getConfig);
+  const toolSupport = new ToolSupportMemory(context.globalState);
+  const provider = new GatewayLanguageModelProvider(gateway, getConfig, directory, toolSupport);
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, provider),
-    onConfigChange(() => provider.refresh()),
+    directory.onDidChange(() => provider.refresh()),
   );
 }

@@ -15,12 +15,13 @@ export interface Collected {
   usage?: Usage;
   finish?: string;
   events: StreamEvent[];
+  toolCalls: Extract<StreamEvent, { type: 'toolCall' }>[];
   error?: unknown;
 }
 
 /** Drains a stream, keeping everything that arrived before an error (which is returned, not thrown). */
 export async function collect(stream: AsyncIterable<StreamEvent>): Promise<Collected> {
-  const out: Collected = { text: '', reasoning: '', events: [] };
+  const out: Collected = { text: '', reasoning: '', events: [], toolCalls: [] };
   try {
     for await (const event of stream) {
       out.events.push(event);
@@ -28,6 +29,7 @@ export async function collect(stream: AsyncIterable<StreamEvent>): Promise<Colle
       else if (event.type === 'reasoning') out.reasoning += event.text;
       else if (event.type === 'retractReasoning') out.reasoning = '';
       else if (event.type === 'usage') out.usage = event.usage;
+      else if (event.type === 'toolCall') out.toolCalls.push(event);
       else out.finish = event.reason;
     }
   } catch (e) {
