@@ -23,6 +23,7 @@ import { registerLanguageModelProvider } from './host/lm/provider';
 import { registerParticipant } from './host/lm/participant';
 import { createLog } from './host/log';
 import { registerStatusBar } from './host/statusBar';
+import { registerWalkthrough } from './host/walkthrough';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
 
 let hubForDeactivate: ChatHub | undefined;
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
 
   registerEditorTracker(context);
   registerApiKeyCommands(context, keys);
+  registerWalkthrough(context, keys, log);
   registerTestConnection(context, gateway, () => config.current);
   registerSelectModel(context, () => config.current);
   registerStatusBar(context, () => config.current, config.onDidChange);
