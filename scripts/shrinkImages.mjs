@@ -16,8 +16,8 @@ const walkthrough = [
   ['baseUrl', 'test-results/e2e-first-open-settings.png', [776, 36, 504, 280]],
   ['testConnection', 'test-results/e2e-test-connection-ok.png', [810, 590, 470, 180]],
   ['chat', 'test-results/e2e-chat-answer-dark.png', [0, 36, 700, 480]],
-  ['explain', 'docs/images/explain-selection.png', [0, 0, 1280, 800]],
-  ['generateCode', 'docs/images/generate-code-review.png', [0, 0, 1280, 800]],
+  ['explain', 'docs/images/explain-selection.png', [0, 36, 900, 600]],
+  ['generateCode', 'docs/images/generate-code-review.png', [352, 36, 928, 420]],
   ['image', 'test-results/e2e-generate-image.png', [0, 36, 1280, 600]],
 ];
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { acceptInputBox, runCommand, screenshot } from '../harness/browser';
+import { acceptInputBox, runCommand, screenshot, webviewWith } from '../harness/browser';
 import { emulatorKey } from '../harness/workspace';
 import { startOwnEditor, waitForActivation, type OwnEditor } from './ownEditor';
 
@@ -96,6 +96,19 @@ describe('Getting Started walkthrough (issue 20), in a fresh editor without a ke
     await stepButton(page, 'testConnection', 'Test Connection').click();
     await page.locator(`${stepSelector('testConnection')}[aria-checked="true"]`).waitFor({ timeout: 15_000 });
     await screenshot(page, 'walkthrough-steps-checked');
+  });
+
+  it("shows a step's Markdown and its screenshot beside the steps when the editor is wide", async () => {
+    const { page } = editor;
+    // Under 950 px the Welcome editor hides the media column; without the side bar it is wider than that.
+    await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
+    await step(page, 'generateCode').click();
+    const frame = await webviewWith(page, 'img[alt="The review of generated code"]', 20_000);
+    const img = frame.locator('img[alt="The review of generated code"]');
+    await frame.locator('h1', { hasText: 'Generate code and review it' }).waitFor({ timeout: 10_000 });
+    const width = await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth);
+    assert.equal(width, 480, 'the step image did not load');
+    await screenshot(page, 'walkthrough-media');
   });
 });
 
