@@ -24,6 +24,7 @@ import { registerParticipant } from './host/lm/participant';
 import { createLog } from './host/log';
 import { registerStatusBar } from './host/statusBar';
 import { ModelDirectory, registerModelDiscovery } from './host/modelDirectory';
+import { registerWalkthrough } from './host/walkthrough';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
 
 let hubForDeactivate: ChatHub | undefined;
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
 
   registerEditorTracker(context);
   registerApiKeyCommands(context, keys);
+  registerWalkthrough(context, keys, log);
   registerTestConnection(context, gateway, () => config.current);
   registerModelDiscovery(context, models);
   registerSelectModel(context, () => config.current, models);

@@ -26,6 +26,11 @@ export interface CodeServerOptions {
   logFile?: string;
   /** Bound on the wait for `/healthz`; default 60 s. */
   readyTimeoutMs?: number;
+  /**
+   * Keeps Workspace Trust on (default off: `--disable-workspace-trust`), so a folder can open in Restricted
+   * Mode. The start-up trust prompt is off too: the folder opens untrusted until the test trusts it.
+   */
+  workspaceTrust?: boolean;
 }
 
 /** A running code-server. */
@@ -118,6 +123,9 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const settings = {
     ...quietSettings,
     ...(options.colorTheme ? { 'workbench.colorTheme': options.colorTheme } : {}),
+    ...(options.workspaceTrust
+      ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }
+      : {}),
     ...options.settings,
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
@@ -147,7 +155,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--vscode-option',
     'enable-smoke-test-driver',

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import type { CodeQuote } from '../../chat/types';
 import {
@@ -52,6 +53,8 @@ export function registerApply(
   };
 
   const apply = async (request: ApplyRequest): Promise<ApplyResult> => {
+    if (!(await requireTrust('Apply')))
+      return { status: 'unavailable', message: 'The workspace is not trusted. Nothing was changed.' };
     const code = String(request?.code ?? '');
     const uri = await resolveTarget(typeof request?.target === 'string' ? request.target : undefined);
     if (!uri) {

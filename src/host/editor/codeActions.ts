@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { CodeBlockAction } from '../../protocol';
 import { lastActiveTextEditor } from '../editorTracker';
+import { requireTrust } from '../trust';
 
 /** Inserts, replaces or opens a code block; one edit, so one undo step. */
 export async function applyCode(action: CodeBlockAction, code: string, language: string): Promise<void> {
@@ -13,6 +14,8 @@ export async function applyCode(action: CodeBlockAction, code: string, language:
     await vscode.window.showTextDocument(document);
     return;
   }
+  // A new untitled document touches no workspace file; inserting into an open file does.
+  if (!(await requireTrust(action === 'replace' ? 'Replace selection' : 'Insert at cursor'))) return;
   const editor = lastActiveTextEditor();
   if (!editor) {
     void vscode.window.showWarningMessage('Open a text editor first: there is no editor to put the code in.');

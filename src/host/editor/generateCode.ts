@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import { codeGenerationMessages, fitToRange } from '../../chat/prompts';
 import { buildChatRequest } from '../chatRequest';
@@ -34,6 +35,7 @@ export function registerGenerateCode(
   const finish = (): void => review.finish();
 
   const generate = async (options?: GenerateCodeOptions): Promise<GenerateCodeResult> => {
+    if (!(await requireTrust('Generate Code'))) return { status: 'unavailable' };
     const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
     if (!editor) {
       void vscode.window.showWarningMessage(

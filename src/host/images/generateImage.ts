@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { requireTrust } from '../trust';
 import type { ImageGenerationResult } from '../../gateway/types';
 import type { ExtensionConfig } from '../config';
 import { isUserAbort, showError } from '../errors';
@@ -36,6 +37,8 @@ export async function generateImage(
   options: GenerateImageOptions,
 ): Promise<GenerateImageResult> {
   const cancelled: GenerateImageResult = { status: 'cancelled', files: [], revisedPrompts: [] };
+  if (!(await requireTrust('Generate Image')))
+    return { ...cancelled, status: 'failed', error: 'The workspace is not trusted.' };
   const editor = vscode.window.activeTextEditor;
   const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
   const choices = await askImageChoices(config, options, selected);
