@@ -226,6 +226,12 @@ function handle(message: HostToWebview): void {
     case 'restoreDraft':
       composer.restore(message.text);
       break;
+    case 'imageTurn':
+      transcript.imageTurn(message);
+      break;
+    case 'imageSources':
+      transcript.imageSources(message.sources);
+      break;
   }
 }
 
