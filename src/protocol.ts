@@ -7,6 +7,7 @@ import type {
   AssistantTurn,
   Conversation,
   ConversationSummary,
+  ImageTurn,
   Turn,
   TurnError,
   TurnStatus,
@@ -58,7 +59,18 @@ export type HostToWebview =
   | { type: 'models'; models: ModelOption[]; selected: string }
   | { type: 'onboarding'; onboarding: OnboardingState }
   | { type: 'focusComposer' }
+  /** An image turn changed (finished, stopped, failed), with its images' webview URIs. */
+  | { type: 'imageTurn'; turn: ImageTurn; sources: Array<string | null> }
+  /** The webview URIs of image turns' files, by turn id, after a (re)load. */
+  | { type: 'imageSources'; sources: ImageSources }
   | ContextHostMessage;
+
+/** For each image turn, its images' webview resource URIs, index by index; null for a file deleted or moved. */
+export type ImageSources = Record<string, Array<string | null>>;
+
+/** The buttons beside each image of an image turn. */
+export const IMAGE_ACTIONS = ['open', 'reveal', 'copyPath', 'insertLink', 'regenerate'] as const;
+export type ImageAction = (typeof IMAGE_ACTIONS)[number];
 
 /** What a code block's toolbar can do with its code (besides copying it). */
 const CODE_BLOCK_ACTIONS = ['insert', 'replace', 'newFile', 'apply'] as const;
@@ -112,6 +124,12 @@ const WEBVIEW_MESSAGES = {
   removeContext: v.object({ id }),
   openContext: v.object({ id }),
   openAttachment: v.object({ turnId: id, attachmentId: id }),
+  // Image turns (/image): a button beside one of the images.
+  imageAction: v.object({
+    turnId: id,
+    index: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(99)),
+    action: v.picklist(IMAGE_ACTIONS),
+  }),
   acceptSuggestion: v.object({}),
   dismissSuggestion: v.object({}),
   dropFiles: v.object({ uris: v.pipe(v.array(v.pipe(v.string(), v.maxLength(4096))), v.maxLength(100)) }),

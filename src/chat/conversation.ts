@@ -197,13 +197,13 @@ export function summarize(conv: Conversation): ConversationSummary {
 }
 
 /**
- * Turns still `streaming` when a conversation is loaded were cut off by a crash or reload:
+ * Turns still `streaming` (or images still `generating`) when a conversation is loaded were cut off by a crash or reload:
  * marks them `interrupted`, keeping their text. Returns how many turns changed.
  */
 export function markInterrupted(conv: Conversation): number {
   let changed = 0;
   for (const turn of conv.turns) {
-    if (turn.role === 'assistant' && turn.status === 'streaming') {
+    if (turn.role !== 'user' && (turn.status === 'streaming' || turn.status === 'generating')) {
       turn.status = 'interrupted';
       changed++;
     }

@@ -3,21 +3,25 @@ import type { Usage } from '../gateway/types';
 import { formatDuration } from './duration';
 import { fenceFor } from './messages';
 import type { Attachment } from './context/types';
+import { imageTurnMarkdown } from './imageTurns';
 import type { AssistantTurn, CodeQuote, Conversation, UserTurn } from './types';
 
 /**
  * The conversation as Markdown: a title heading, then each turn under `### You` or
  * `### Assistant (model)`, with quotes as fenced code, attachments and reasoning folded in `<details>` blocks,
  * a marker for answers that did not complete, and the token usage. Dates are UTC ISO strings so
- * the same conversation always exports to the same text.
+ * the same conversation always exports to the same text. Images link by path relative to `imageLinkBase`, the
+ * exported file's folder relative to the workspace folder.
  */
-export function conversationToMarkdown(conv: Conversation): string {
+export function conversationToMarkdown(conv: Conversation, imageLinkBase = ''): string {
   const parts: string[] = [
     `# ${oneLine(conv.title) || 'Conversation'}`,
     `_Model: ${conv.model} · Started: ${iso(conv.createdAt)} · Updated: ${iso(conv.updatedAt)}_`,
   ];
   for (const turn of conv.turns) {
-    parts.push(turn.role === 'user' ? userSection(turn) : assistantSection(turn));
+    if (turn.role === 'user') parts.push(userSection(turn));
+    else if (turn.role === 'image') parts.push(imageTurnMarkdown(turn, imageLinkBase));
+    else parts.push(assistantSection(turn));
   }
   return `${parts.join('\n\n')}\n`;
 }

@@ -14,6 +14,7 @@ export { fenceFor } from './fence';
  * - A user turn with attachments sends them as delimited blocks before the question (`withAttachments`).
  * - An assistant turn sends its `content` only. Reasoning is never sent back: providers either
  *   reject it or bill it again, and it was never meant to be part of the transcript.
+ * - An image turn (`/image`) is never sent: it is for the user, and sending it would cost tokens unasked.
  * - The turn still streaming is left out (it is the answer being asked for), and so is an
  *   assistant turn with no content (an error or a Stop before the first token): an empty
  *   assistant message is rejected by some servers and tells the model nothing.
@@ -36,6 +37,7 @@ function turnToMessage(turn: Turn): ChatMessage | undefined {
       content: turn.attachments?.length ? withAttachments(content, turn.attachments) : content,
     };
   }
+  if (turn.role === 'image') return undefined;
   if (turn.status === 'streaming' || turn.content.length === 0) return undefined;
   return { role: 'assistant', content: turn.content };
 }

@@ -6,7 +6,8 @@
  */
 import { isUnsafeRelativePath } from './context/safety';
 import { type Attachment, CONTEXT_KINDS } from './context/types';
-import type { AssistantTurn, Conversation, ConversationSummary, Turn, TurnStatus } from './types';
+import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway/types';
+import type { AssistantTurn, Conversation, ConversationSummary, ImageTurn, Turn, TurnStatus } from './types';
 
 /** The format version written by this code. */
 const STORE_FORMAT_VERSION = 1;
@@ -127,6 +128,7 @@ function conversationProblem(v: unknown): string | undefined {
 function isTurn(v: unknown): v is Turn {
   if (!isObject(v) || !isString(v.id) || !isString(v.content) || !isNumber(v.createdAt)) return false;
   if (v.role === 'user') return optional(v.quote, isQuote);
+  if (v.role === 'image') return isImageTurn(v);
   if (v.role !== 'assistant') return false;
   const a = v as Partial<Record<keyof AssistantTurn, unknown>>;
   return (
@@ -139,6 +141,52 @@ function isTurn(v: unknown): v is Turn {
     optional(a.finishReason, isString) &&
     optional(a.usage, isObject) &&
     optional(a.error, (e) => isObject(e) && isString(e.message))
+  );
+}
+
+const IMAGE_STATUSES: ReadonlySet<unknown> = new Set([
+  'generating',
+  'complete',
+  'stopped',
+  'error',
+  'interrupted',
+]);
+const oneOf =
+  (values: readonly string[]) =>
+  (v: unknown): boolean =>
+    isString(v) && values.includes(v);
+
+/**
+ * An image turn holds paths, never bytes: each path must stay inside its workspace folder (the host opens it and
+ * shows it in the webview), and the options must be ones the gateway accepts.
+ */
+function isImageTurn(v: Json): v is Json & ImageTurn {
+  const o = v.options;
+  return (
+    isString(v.prompt) &&
+    isString(v.model) &&
+    IMAGE_STATUSES.has(v.status) &&
+    isObject(o) &&
+    oneOf(IMAGE_SIZES)(o.size) &&
+    oneOf(IMAGE_QUALITIES)(o.quality) &&
+    oneOf(IMAGE_RESPONSE_FORMATS)(o.responseFormat) &&
+    Number.isSafeInteger(o.n) &&
+    (o.n as number) >= 1 &&
+    Array.isArray(v.images) &&
+    v.images.every(isImageFile) &&
+    optional(v.durationMs, isNumber) &&
+    optional(v.error, (e) => isObject(e) && isString(e.message))
+  );
+}
+
+function isImageFile(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    isString(v.path) &&
+    v.path !== '' &&
+    !isUnsafeRelativePath(v.path) &&
+    optional(v.workspaceFolder, isString) &&
+    optional(v.revisedPrompt, isString)
   );
 }
 

@@ -1,5 +1,5 @@
 /** The conversation model shared by the host, the webview and persistence. */
-import type { Usage } from '../gateway/types';
+import type { ImageQuality, ImageResponseFormat, ImageSize, Usage } from '../gateway/types';
 import type { Attachment } from './context/types';
 
 /** How an assistant turn ended. `streaming` only while the answer is arriving. */
@@ -55,7 +55,44 @@ export interface AssistantTurn {
   createdAt: number;
 }
 
-export type Turn = UserTurn | AssistantTurn;
+/** How an image turn stands: `generating` only while the request is in flight. */
+export type ImageTurnStatus = 'generating' | 'complete' | 'stopped' | 'error' | 'interrupted';
+
+/** One saved image of an image turn: where it is, never its bytes. */
+export interface ImageTurnFile {
+  /** Path relative to its workspace folder, with `/` separators (e.g. `images/2025-…-fox.png`). */
+  path: string;
+  /** The workspace folder's name, when several are open. */
+  workspaceFolder?: string;
+  revisedPrompt?: string;
+}
+
+/** The options an image turn asked for: the image settings with the command's overrides applied. */
+export interface ImageTurnOptions {
+  size: ImageSize;
+  quality: ImageQuality;
+  n: number;
+  responseFormat: ImageResponseFormat;
+}
+
+/** A `/image` command and its result; shown in the chat, never sent to the chat model. */
+export interface ImageTurn {
+  id: string;
+  role: 'image';
+  /** What the user typed, `/image …` included. */
+  content: string;
+  prompt: string;
+  model: string;
+  options: ImageTurnOptions;
+  status: ImageTurnStatus;
+  images: ImageTurnFile[];
+  error?: TurnError;
+  /** How long the request took, in ms. */
+  durationMs?: number;
+  createdAt: number;
+}
+
+export type Turn = UserTurn | AssistantTurn | ImageTurn;
 
 export interface Conversation {
   id: string;

@@ -6,6 +6,7 @@ import { applyTargetOf, nameApplyTarget } from './applyTarget';
 import { codeBlockMessage } from './codeBlock';
 import { Composer } from './composer';
 import { ChipTray, formatTokens, NoticeLine } from './contextChips';
+import { SlashMenu, slashToken } from './slashMenu';
 import { ContextPicker, hashToken } from './contextPicker';
 import { h } from './dom';
 import { Header } from './header';
@@ -63,6 +64,7 @@ const composer: Composer = new Composer(
   {
     send: (text) => {
       picker.close();
+      slashMenu.close();
       notice.clear();
       transcript.jumpToLatest();
       post({ type: 'send', text });
@@ -72,8 +74,11 @@ const composer: Composer = new Composer(
       const token = hashToken(text, caret);
       if (token) picker.show(token.mode, token.query);
       else picker.close();
+      const command = slashToken(text, caret);
+      if (command !== undefined) slashMenu.show(command);
+      else slashMenu.close();
     },
-    interceptKey: (event): boolean => picker.handleKey(event),
+    interceptKey: (event): boolean => slashMenu.handleKey(event) || picker.handleKey(event),
     stop: () => post({ type: 'stop' }),
     draftChanged: (text) => {
       clearTimeout(draftTimer);
@@ -90,6 +95,13 @@ const picker: ContextPicker = new ContextPicker(
   },
   composer.element.querySelector<HTMLElement>('.composer-input') ?? composer.element,
 );
+const slashMenu: SlashMenu = new SlashMenu(
+  composer.element.querySelector<HTMLElement>('.composer-input') ?? composer.element,
+  (command) => {
+    slashMenu.close();
+    composer.replaceRange(0, composer.value.length, `/${command} `);
+  },
+);
 const chips = new ChipTray({
   open: (id) => post({ type: 'openContext', id }),
   remove: (id) => post({ type: 'removeContext', id }),
@@ -98,7 +110,7 @@ const chips = new ChipTray({
 });
 const notice = new NoticeLine();
 let contextTokens = 200_000;
-composer.element.prepend(picker.element, notice.element, chips.element);
+composer.element.prepend(slashMenu.element, picker.element, notice.element, chips.element);
 
 /** A kind that searches switches the token to `#file:` / `#sym:`; anything else is attached and the token removed. */
 function choosePickerItem(item: PickerItem): void {
@@ -225,6 +237,12 @@ function handle(message: HostToWebview): void {
       break;
     case 'restoreDraft':
       composer.restore(message.text);
+      break;
+    case 'imageTurn':
+      transcript.imageTurn(message);
+      break;
+    case 'imageSources':
+      transcript.imageSources(message.sources);
       break;
   }
 }

@@ -4,15 +4,17 @@
  * history length.
  */
 import type { Conversation, Turn } from '../chat/types';
-import type { HostToWebview } from '../protocol';
+import type { HostToWebview, ImageSources } from '../protocol';
 import { AssistantMessageView } from './assistantView';
 import { AutoScroll } from './autoScroll';
 import { h, icon } from './dom';
+import { ImageTurnView } from './imageView';
 import { type TurnContext, type TurnView, UserMessageView } from './messageView';
 import { announcementFor } from './turnStatus';
 
 type Delta = Extract<HostToWebview, { type: 'delta' }>;
 type TurnFinished = Extract<HostToWebview, { type: 'turnFinished' }>;
+type ImageTurnMessage = Extract<HostToWebview, { type: 'imageTurn' }>;
 
 /**
  * Turns are built in batches (the first screen, then each load of older turns) of at most this many
@@ -45,6 +47,8 @@ export class Transcript {
   private firstBuilt = 0;
   private busy = false;
   private loading = false;
+  /** Image URIs by turn id, kept for image turns whose views are built later (older turns). */
+  private knownSources: ImageSources = {};
 
   constructor(private readonly handlers: TranscriptHandlers) {
     this.sentinel = h('div', { class: 'older-sentinel', hidden: true }, 'Loading earlier messages…');
@@ -89,6 +93,7 @@ export class Transcript {
   reset(conversation: Conversation, busy: boolean, fromBottom?: number): void {
     for (const view of this.views.values()) view.dispose();
     this.views.clear();
+    this.knownSources = {};
     this.turns = [...conversation.turns];
     this.busy = busy;
     this.firstBuilt = batchStart(this.turns, this.turns.length);
@@ -105,8 +110,9 @@ export class Transcript {
       this.turns.push(turn);
       this.list.append(this.build(turn).element);
       if (turn.role === 'assistant' && turn.status === 'streaming') this.busy = true;
+      if (turn.role === 'image' && turn.status === 'generating') this.busy = true;
       // The reader just asked something: show the answer arriving.
-      if (turn.role === 'user') this.autoScroll.jumpToLatest();
+      if (turn.role !== 'assistant') this.autoScroll.jumpToLatest();
     }
     this.afterChange();
   }
@@ -131,6 +137,37 @@ export class Transcript {
       this.busy = false;
     this.afterChange();
     this.handlers.announce(announcementFor(message.status, message.error));
+  }
+
+  /** An image turn finished, stopped or failed: redraw it with its images. */
+  imageTurn(message: ImageTurnMessage): void {
+    const index = this.turns.findIndex((turn) => turn.id === message.turn.id);
+    if (index === -1) return;
+    this.turns[index] = message.turn;
+    const view = this.views.get(message.turn.id);
+    if (view instanceof ImageTurnView) view.update(message.turn, message.sources);
+    this.busy = this.turns.some(
+      (t) =>
+        (t.role === 'assistant' && t.status === 'streaming') ||
+        (t.role === 'image' && t.status === 'generating'),
+    );
+    this.afterChange();
+    this.handlers.announce(
+      message.turn.status === 'complete'
+        ? `${message.turn.images.length} image${message.turn.images.length === 1 ? '' : 's'} saved`
+        : message.turn.status === 'error'
+          ? `Error: ${message.turn.error?.message ?? 'image generation failed'}`
+          : 'Image generation stopped',
+    );
+  }
+
+  /** The images' URIs of image turns, after a (re)load. */
+  imageSources(sources: ImageSources): void {
+    this.knownSources = { ...this.knownSources, ...sources };
+    for (const [turnId, list] of Object.entries(sources)) {
+      const view = this.views.get(turnId);
+      if (view instanceof ImageTurnView) view.setSources(list);
+    }
   }
 
   /** Drops the turns from `fromTurnId` on (edit and resend, regenerate). */
@@ -161,7 +198,9 @@ export class Transcript {
     const view =
       turn.role === 'user'
         ? new UserMessageView(turn, this.handlers)
-        : new AssistantMessageView(turn, this.handlers);
+        : turn.role === 'image'
+          ? new ImageTurnView(turn, this.handlers, this.knownSources[turn.id])
+          : new AssistantMessageView(turn, this.handlers);
     this.views.set(turn.id, view);
     return view;
   }

@@ -60,6 +60,8 @@ const HOST_MESSAGE_TYPES: Record<HostToWebview['type'], true> = {
   contextResults: true,
   notice: true,
   restoreDraft: true,
+  imageTurn: true,
+  imageSources: true,
 };
 
 /** Narrows a window message to a host message; anything else (other frames, extensions) is ignored. */

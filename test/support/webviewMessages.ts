@@ -32,6 +32,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   acceptSuggestion: { type: 'acceptSuggestion' },
   dismissSuggestion: { type: 'dismissSuggestion' },
   dropFiles: { type: 'dropFiles', uris: ['file:///workspace/src/sample.ts'] },
+  imageAction: { type: 'imageAction', turnId: 't-1', index: 1, action: 'insertLink' },
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */
@@ -46,6 +47,7 @@ const FIELD_RULES: Record<
   mode: 'enum',
   requestId: 'count',
   open: 'boolean',
+  index: 'count',
   uris: 'strings',
   code: 'string',
   language: 'string',

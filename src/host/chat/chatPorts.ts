@@ -2,7 +2,7 @@
 // (which creates sessions): history, storage, settings, gateway and log, and what the dispatcher asks of a session.
 import type { Conversation, ConversationSummary } from '../../chat/types';
 import type { GatewayClient } from '../../gateway/types';
-import type { ContextWebviewMessage, ModelOption, OnboardingState } from '../../protocol';
+import type { ContextWebviewMessage, ImageAction, ModelOption, OnboardingState } from '../../protocol';
 import type { ExtensionConfig } from '../config';
 import type { ContextServices } from '../context/chatContext';
 
@@ -53,6 +53,8 @@ export interface ChatSessionActions {
   sendFromComposer(text: string): Promise<void>;
   /** Opens an attachment of a sent turn. */
   openAttachment(turnId: string, attachmentId: string): Promise<void>;
+  /** `/image` turns: the buttons beside each image. */
+  readonly images: { act(turnId: string, index: number, action: ImageAction): Promise<void> };
   /** The composer's attachments and the `#` picker. */
   readonly context: { handle(message: ContextWebviewMessage): Promise<void> };
   stop(): Promise<void>;

@@ -13,6 +13,8 @@ import type { ChatViewState, HostToWebview } from '../../protocol';
 import type { ChatSessionActions, ChatState } from './chatPorts';
 import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
+import { ChatImages } from './chatImages';
+import { isSlashImage } from '../../images/slashImage';
 
 const CONTEXT = formatContextSize(CONTEXT_TOKENS);
 
@@ -26,6 +28,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   private readonly dispatch: (raw: unknown) => Promise<void>;
   /** The composer's attachments (chips) and the `#` picker. */
   readonly context: ChatContext;
+  /** `/image` turns: generating, showing and acting on images. */
+  readonly images: ChatImages;
 
   constructor(
     private readonly chat: ChatState,
@@ -38,6 +42,12 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       () => CONTEXT_TOKENS,
     );
     this.disposables.push(this.context);
+    this.images = new ChatImages(chat, this);
+  }
+
+  /** The webview showing this session, if any. */
+  get view(): vscode.Webview | undefined {
+    return this.webview;
   }
 
   /** Connects a (new) webview; it will ask for the state with `ready`. */
@@ -73,6 +83,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     };
     this.post({ type: 'state', state });
     this.context.postChips();
+    void this.images.postSources();
   }
 
   /** Switches to another conversation (stopping any answer in progress). */
@@ -108,6 +119,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
    */
   async sendFromComposer(text: string): Promise<void> {
     if (!text.trim()) return;
+    if (isSlashImage(text)) return this.images.fromComposer(text);
     const snapshot = await this.context.snapshot();
     const refusal = snapshot.ok ? this.overContext(text, snapshot.attachments) : snapshot.message;
     if (refusal || !snapshot.ok) {
@@ -161,11 +173,26 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     await current.done;
   }
 
+  /** Runs work as the one request in flight: Stop aborts its signal, and the next request waits for it to end. */
+  async inFlight(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    await this.stop();
+    const abort = new AbortController();
+    let release!: () => void;
+    this.inflight = { abort, done: new Promise<void>((resolve) => (release = resolve)) };
+    try {
+      await work(abort.signal);
+    } finally {
+      this.inflight = undefined;
+      release();
+    }
+  }
+
   /** Drops the last answer and asks again (regenerate, retry). */
   async rerunLast(options: { dropOldest?: boolean } = {}): Promise<void> {
     await this.stop();
     const last = this.conversation.turns.at(-1);
-    if (!last) return;
+    // An image turn has its own Regenerate; a chat answer is never asked for in its place.
+    if (!last || last.role === 'image') return;
     if (last.role === 'assistant') {
       truncateFrom(this.conversation, last.id);
       this.post({ type: 'turnsRemoved', fromTurnId: last.id });

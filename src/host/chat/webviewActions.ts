@@ -37,6 +37,7 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   },
   send: ({ session }, m) => session.sendFromComposer(m.text),
   openAttachment: ({ session }, m) => session.openAttachment(m.turnId, m.attachmentId),
+  imageAction: ({ session }, m) => session.images.act(m.turnId, m.index, m.action),
   contextQuery: ({ session }, m) => session.context.handle(m),
   addContext: ({ session }, m) => session.context.handle(m),
   removeContext: ({ session }, m) => session.context.handle(m),
@@ -141,7 +142,12 @@ async function exportConversation(chat: ChatState, session: ChatSessionActions, 
     title: 'Export conversation as Markdown',
   });
   if (!target) return;
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(conversationToMarkdown(conversation)));
+  // Images link relative to the exported file's folder (their paths are relative to the workspace folder).
+  const root = vscode.workspace.getWorkspaceFolder(target)?.uri.path.replace(/\/$/, '');
+  const targetDir = vscode.Uri.joinPath(target, '..').path;
+  const imageLinkBase = root !== undefined ? targetDir.slice(root.length + 1) : '';
+  const markdown = conversationToMarkdown(conversation, imageLinkBase);
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
   confirmInStatusBar(`Exported ${vscode.workspace.asRelativePath(target)}`, {
     title: 'Open',
     command: 'vscode.open',

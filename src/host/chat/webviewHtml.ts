@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { resolveInsideWorkspace } from '../../images/safePath';
+import { DEFAULT_IMAGES_FOLDER } from '../settings';
 import { chatContentSecurityPolicy } from './chatCsp';
 
-/** Webview options: scripts on, resources only from the bundle and media folders. */
+/** Webview options: scripts on, resources only from the bundle and media folders and the generated images' folder. */
 export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {
     enableScripts: true,
@@ -10,8 +12,20 @@ export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpti
     localResourceRoots: [
       vscode.Uri.joinPath(extensionUri, 'dist'),
       vscode.Uri.joinPath(extensionUri, 'media'),
+      ...imageFolders(),
     ],
   };
+}
+
+/** The images folder (`modelGateway.images.folder`) in each workspace folder, when it stays inside it. */
+function imageFolders(): vscode.Uri[] {
+  const setting =
+    vscode.workspace.getConfiguration('modelGateway').get<string>('images.folder')?.trim() ||
+    DEFAULT_IMAGES_FOLDER;
+  return (vscode.workspace.workspaceFolders ?? []).flatMap((root) => {
+    const resolved = resolveInsideWorkspace(root.uri.path, setting);
+    return resolved.ok ? [vscode.Uri.joinPath(root.uri, ...resolved.segments)] : [];
+  });
 }
 
 /** The chat page: `default-src 'none'`, one nonce'd script, styles and fonts from the extension only. */

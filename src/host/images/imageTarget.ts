@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { DEFAULT_IMAGES_FOLDER } from '../settings';
 
 /** Where images go: a folder inside a workspace folder, checked to stay inside it. */
-interface ImageTarget {
+export interface ImageTarget {
   folder: vscode.Uri;
   /** The workspace folder (or chosen folder) it is inside. */
   root: vscode.Uri;
@@ -15,22 +15,34 @@ export async function resolveImageTarget(
   folderSetting: string,
   workspaceFolderName?: string,
 ): Promise<ImageTarget | undefined> {
-  const root = await pickRoot(workspaceFolderName);
-  if (!root) return undefined;
-  if (!vscode.workspace.workspaceFolders?.length) return { folder: root, root };
-  const resolved = resolveInsideWorkspace(root.path, folderSetting);
-  if (!resolved.ok) {
-    void refuse(`The images folder "${folderSetting}" is refused: ${resolved.reason}`);
+  const resolved = await resolveImageFolder(folderSetting, workspaceFolderName);
+  if ('refused' in resolved) {
+    if (resolved.refused !== NO_FOLDER) void refuse(resolved.refused);
     return undefined;
   }
+  return resolved;
+}
+
+/** The refusal when the user was asked for a folder and chose none. */
+const NO_FOLDER = 'No folder to save the images in: open a folder, or choose one when asked.';
+
+/** Like resolveImageTarget, but returns the reason for a refusal instead of showing it (for the chat's image turns). */
+export async function resolveImageFolder(
+  folderSetting: string,
+  workspaceFolderName?: string,
+): Promise<ImageTarget | { refused: string }> {
+  const root = await pickRoot(workspaceFolderName);
+  if (!root) return { refused: NO_FOLDER };
+  if (!vscode.workspace.workspaceFolders?.length) return { folder: root, root };
+  const resolved = resolveInsideWorkspace(root.path, folderSetting);
+  if (!resolved.ok) return { refused: `The images folder "${folderSetting}" is refused: ${resolved.reason}` };
   let folder = root;
   for (const segment of resolved.segments) {
     folder = vscode.Uri.joinPath(folder, segment);
     if (!(await staysInside(root, folder))) {
-      void refuse(
-        `The images folder "${folderSetting}" leads outside the workspace through a symbolic link.`,
-      );
-      return undefined;
+      return {
+        refused: `The images folder "${folderSetting}" leads outside the workspace through a symbolic link.`,
+      };
     }
   }
   await vscode.workspace.fs.createDirectory(folder);

@@ -1,0 +1,169 @@
+/**
+ * An image turn (`/image`): progress with the elapsed time and Stop while generating, then one fixed-size
+ * thumbnail per saved image, loaded from the file through its webview resource URI (the browser downscales and
+ * decodes asynchronously), with the revised prompt, size, quality and the image's buttons beside it.
+ */
+import type { ImageTurn } from '../chat/types';
+import type { ImageAction } from '../protocol';
+import { h, icon, textButton } from './dom';
+import { turnHeader, type TurnContext, type TurnView } from './messageView';
+import { errorBox } from './turnStatus';
+
+const ACTIONS: Array<{ action: Exclude<ImageAction, 'regenerate'>; label: string; icon: string }> = [
+  { action: 'open', label: 'Open Image', icon: 'go-to-file' },
+  { action: 'reveal', label: 'Reveal in Explorer', icon: 'folder-opened' },
+  { action: 'copyPath', label: 'Copy Path', icon: 'copy' },
+  { action: 'insertLink', label: 'Insert Markdown Link', icon: 'markdown' },
+];
+
+/** Sizes whose generation can take minutes, said in the progress line. */
+const SLOW_SIZES: ReadonlySet<string> = new Set(['4096x4096']);
+
+/** An image turn's view. */
+export class ImageTurnView implements TurnView {
+  readonly element: HTMLElement;
+  private readonly body: HTMLElement;
+  private turn: ImageTurn;
+  private sources: Array<string | null> | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    turn: ImageTurn,
+    private readonly context: TurnContext,
+    sources?: Array<string | null>,
+  ) {
+    this.turn = turn;
+    this.sources = sources;
+    this.body = h('div', { class: 'image-turn-body' });
+    const o = turn.options;
+    this.element = h(
+      'article',
+      { role: 'article', 'aria-label': 'Image', class: 'turn turn-image' },
+      turnHeader('file-media', 'Image', h('div', { class: 'turn-actions' })),
+      h('p', { class: 'image-prompt' }, turn.prompt),
+      h('p', { class: 'image-options' }, `${o.size} · ${o.quality} · ${o.n} requested · ${turn.model}`),
+      this.body,
+    );
+    this.render();
+  }
+
+  /** The turn changed on the host (finished, stopped, failed), with its images' URIs. */
+  update(turn: ImageTurn, sources: Array<string | null>): void {
+    this.turn = turn;
+    this.sources = sources;
+    this.render();
+  }
+
+  /** The images' URIs arrived after a (re)load. */
+  setSources(sources: Array<string | null>): void {
+    this.sources = sources;
+    this.render();
+  }
+
+  setPosition(): void {}
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private render(): void {
+    this.dispose();
+    const turn = this.turn;
+    const parts: HTMLElement[] = [];
+    if (turn.status === 'generating') parts.push(this.progress());
+    if (turn.status === 'stopped') parts.push(note('debug-stop', 'Stopped; nothing was saved.'));
+    if (turn.status === 'interrupted')
+      parts.push(note('warning', 'Interrupted — the window was reloaded or closed while generating.'));
+    if (turn.status === 'error' && turn.error)
+      parts.push(errorBox(turn.id, turn.error, this.context.post, false));
+    if (turn.images.length) {
+      parts.push(h('div', { class: 'image-grid' }, ...turn.images.map((_, index) => this.figure(index))));
+    }
+    if (turn.status !== 'generating') {
+      parts.push(
+        h(
+          'div',
+          { class: 'image-turn-actions' },
+          textButton('Regenerate', () => this.act(0, 'regenerate'), { icon: 'refresh', secondary: true }),
+        ),
+      );
+    }
+    this.body.replaceChildren(...parts);
+  }
+
+  private progress(): HTMLElement {
+    const { n, size } = this.turn.options;
+    const label = `Generating ${n} image${n > 1 ? 's' : ''} at ${size}${SLOW_SIZES.has(size) ? ' (this can take minutes)' : ''}`;
+    const elapsed = h('span', { class: 'image-elapsed' });
+    const tick = (): void => {
+      elapsed.textContent = `${Math.max(0, Math.round((Date.now() - this.turn.createdAt) / 1000))} s`;
+    };
+    tick();
+    this.timer = setInterval(tick, 1000);
+    return h(
+      'div',
+      { class: 'turn-note streaming image-progress', role: 'status' },
+      icon('loading', 'codicon-modifier-spin'),
+      h('span', {}, `${label}… `),
+      elapsed,
+      textButton('Stop', () => this.context.post({ type: 'stop' }), { icon: 'debug-stop', secondary: true }),
+    );
+  }
+
+  private figure(index: number): HTMLElement {
+    const image = this.turn.images[index];
+    const source = this.sources?.[index];
+    const o = this.turn.options;
+    // A fixed box, so neither a slow decode nor a missing file moves the conversation.
+    const frame = h('div', { class: 'image-thumb' });
+    if (source) {
+      frame.append(
+        h('img', {
+          src: source,
+          alt: this.turn.prompt,
+          decoding: 'async',
+          loading: 'lazy',
+          width: '256',
+          height: '256',
+        }),
+      );
+    } else {
+      frame.append(
+        h(
+          'div',
+          { class: 'image-missing', role: 'img', 'aria-label': `${image.path} is missing` },
+          icon(source === null ? 'warning' : 'loading'),
+          h('span', {}, source === null ? `${image.path} was deleted or moved.` : 'Loading…'),
+        ),
+      );
+    }
+    const buttons = ACTIONS.map((a) =>
+      textButton(a.label, () => this.act(index, a.action), { icon: a.icon, secondary: true }),
+    );
+    for (const button of buttons) button.disabled = source === null;
+    return h(
+      'figure',
+      { class: 'image-figure' },
+      frame,
+      h(
+        'figcaption',
+        {},
+        h('span', { class: 'image-path' }, image.path),
+        image.revisedPrompt
+          ? h('span', { class: 'image-revised' }, `Revised prompt: ${image.revisedPrompt}`)
+          : null,
+        h('span', { class: 'image-meta' }, `${o.size} · ${o.quality}`),
+        h('span', { class: 'image-buttons' }, ...buttons),
+      ),
+    );
+  }
+
+  private act(index: number, action: ImageAction): void {
+    this.context.post({ type: 'imageAction', turnId: this.turn.id, index, action });
+  }
+}
+
+function note(iconName: string, text: string): HTMLElement {
+  return h('div', { class: 'turn-note' }, icon(iconName), h('span', {}, text));
+}
