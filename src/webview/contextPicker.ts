@@ -1,6 +1,6 @@
 /** The `#` picker: a listbox named "Context" above the composer, driven from the message box's keys. */
 import type { PickerItem, PickerMode } from '../contextProtocol';
-import { h, icon, uniqueId } from './dom';
+import { PopupListbox } from './popupListbox';
 
 /** What the picker asks of its owner. */
 export interface PickerHandlers {
@@ -10,38 +10,26 @@ export interface PickerHandlers {
 
 /** Kinds first, then results as the user types; only the newest search's answer is shown. */
 export class ContextPicker {
-  readonly element: HTMLElement;
-  private readonly list: HTMLElement;
-  private items: PickerItem[] = [];
-  private active = 0;
+  private readonly popup: PopupListbox<PickerItem>;
   private requestId = 0;
   private mode: PickerMode = 'all';
   private lastQuery: string | undefined;
-  private pending = false;
 
   constructor(
     private readonly handlers: PickerHandlers,
-    private readonly input: HTMLElement,
+    input: HTMLElement,
   ) {
-    this.list = h('ul', {
-      role: 'listbox',
-      'aria-label': 'Context',
-      id: uniqueId('context-list'),
-      class: 'context-list',
-    });
-    this.element = h('div', { class: 'context-picker', hidden: true }, this.list);
-    // Clicks choose without taking focus from the message box, so typing goes on where it was.
-    this.list.addEventListener('mousedown', (event) => event.preventDefault());
-    this.list.addEventListener('click', (event) => {
-      const row =
-        event.target instanceof Element ? event.target.closest<HTMLElement>('[role="option"]') : null;
-      const index = row ? Number(row.dataset.index) : -1;
-      if (this.items[index]) this.handlers.choose(this.items[index]);
-    });
+    this.popup = new PopupListbox(input, { name: 'Context', idPrefix: 'context-list' }, (item) =>
+      this.handlers.choose(item),
+    );
+  }
+
+  get element(): HTMLElement {
+    return this.popup.element;
   }
 
   get isOpen(): boolean {
-    return !this.element.hidden;
+    return this.popup.isOpen;
   }
 
   /** Opens (or updates) the picker for `query` in `mode`; a new search supersedes the one in flight. */
@@ -50,85 +38,24 @@ export class ContextPicker {
     this.mode = mode;
     this.lastQuery = query;
     this.requestId += 1;
-    this.pending = true;
-    if (!this.isOpen) {
-      this.element.hidden = false;
-      this.input.setAttribute('aria-expanded', 'true');
-      this.input.setAttribute('aria-controls', this.list.id);
-      this.render();
-    }
+    if (!this.isOpen) this.popup.setItems([], 'Searching…');
     this.handlers.query(this.requestId, mode, query);
   }
 
   close(): void {
-    if (!this.isOpen) return;
-    this.element.hidden = true;
     this.lastQuery = undefined;
-    this.items = [];
-    this.input.setAttribute('aria-expanded', 'false');
-    this.input.removeAttribute('aria-activedescendant');
+    this.popup.close();
   }
 
   /** Shows the host's answer, if it answers the newest search. */
   results(requestId: number, items: PickerItem[], pending: boolean): void {
     if (requestId !== this.requestId || !this.isOpen) return;
-    this.items = items;
-    this.pending = pending;
-    this.active = 0;
-    this.render();
+    this.popup.setItems(items, pending ? 'Searching…' : items.length ? undefined : 'No matches');
   }
 
   /** Arrows move, Enter or Tab chooses, Escape closes; returns true when the key was the picker's. */
   handleKey(event: KeyboardEvent): boolean {
-    if (!this.isOpen) return false;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp': {
-        if (!this.items.length) return true;
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        this.active = (this.active + step + this.items.length) % this.items.length;
-        this.render();
-        return true;
-      }
-      case 'Enter':
-      case 'Tab':
-        if (!this.items[this.active]) return event.key === 'Enter';
-        this.handlers.choose(this.items[this.active]);
-        return true;
-      case 'Escape':
-        this.close();
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  private render(): void {
-    const rows = this.items.map((item, index) => {
-      const row = h(
-        'li',
-        {
-          role: 'option',
-          id: `${this.list.id}-${index}`,
-          class: index === this.active ? 'context-option active' : 'context-option',
-          'aria-selected': index === this.active ? 'true' : 'false',
-        },
-        icon(item.icon),
-        h('span', { class: 'context-option-label' }, item.label),
-        item.detail ? h('span', { class: 'context-option-detail' }, item.detail) : null,
-      );
-      row.dataset.index = String(index);
-      return row;
-    });
-    if (this.pending) rows.push(h('li', { class: 'context-status', role: 'presentation' }, 'Searching…'));
-    else if (!rows.length)
-      rows.push(h('li', { class: 'context-status', role: 'presentation' }, 'No matches'));
-    this.list.replaceChildren(...rows);
-    const active = rows[this.active];
-    if (this.items.length && active) {
-      this.input.setAttribute('aria-activedescendant', active.id);
-      active.scrollIntoView({ block: 'nearest' });
-    } else this.input.removeAttribute('aria-activedescendant');
+    return this.popup.handleKey(event);
   }
 }
 

@@ -1,6 +1,6 @@
 /** The `/` menu: a listbox named "Slash commands" above the composer, driven from the message box's keys. */
 import { SLASH_IMAGE_USAGE } from '../images/slashImage';
-import { h, icon, uniqueId } from './dom';
+import { PopupListbox } from './popupListbox';
 
 /** A command the composer understands. */
 interface SlashCommand {
@@ -22,97 +22,41 @@ export function slashToken(text: string, caret: number): string | undefined {
 
 /** The menu of slash commands: arrows move, Enter or Tab chooses, Escape closes. */
 export class SlashMenu {
-  readonly element: HTMLElement;
-  private readonly list: HTMLElement;
-  private items: SlashCommand[] = [];
-  private active = 0;
+  private readonly popup: PopupListbox<SlashCommand & { label: string }>;
 
-  constructor(
-    private readonly input: HTMLElement,
-    private readonly choose: (command: string) => void,
-  ) {
-    this.list = h('ul', {
-      role: 'listbox',
-      'aria-label': 'Slash commands',
-      id: uniqueId('slash-list'),
-      class: 'context-list',
-    });
-    this.element = h('div', { class: 'context-picker slash-menu', hidden: true }, this.list);
-    // Clicks choose without taking focus from the message box.
-    this.list.addEventListener('mousedown', (event) => event.preventDefault());
-    this.list.addEventListener('click', (event) => {
-      const row =
-        event.target instanceof Element ? event.target.closest<HTMLElement>('[role="option"]') : null;
-      const item = this.items[row ? Number(row.dataset.index) : -1];
-      if (item) this.choose(item.name);
-    });
+  constructor(input: HTMLElement, choose: (command: string) => void) {
+    this.popup = new PopupListbox(
+      input,
+      { name: 'Slash commands', idPrefix: 'slash-list', className: 'slash-menu' },
+      (item) => choose(item.name),
+    );
+  }
+
+  get element(): HTMLElement {
+    return this.popup.element;
   }
 
   get isOpen(): boolean {
-    return !this.element.hidden;
+    return this.popup.isOpen;
   }
 
   /** Shows the commands whose name starts with `query`; closes when none does. */
   show(query: string): void {
     const items = SLASH_COMMANDS.filter((c) => c.name.startsWith(query.toLowerCase()));
     if (!items.length) return this.close();
-    if (!this.isOpen || items.length !== this.items.length) this.active = 0;
-    this.items = items;
-    this.element.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
-    this.input.setAttribute('aria-controls', this.list.id);
-    this.render();
+    this.popup.setItems(
+      items.map((c) => ({ ...c, label: `/${c.name}` })),
+      undefined,
+      true,
+    );
   }
 
   close(): void {
-    if (!this.isOpen) return;
-    this.element.hidden = true;
-    this.items = [];
-    this.input.setAttribute('aria-expanded', 'false');
-    this.input.removeAttribute('aria-activedescendant');
+    this.popup.close();
   }
 
   /** Takes arrows, Enter, Tab and Escape while open; returns true when the key was the menu's. */
   handleKey(event: KeyboardEvent): boolean {
-    if (!this.isOpen) return false;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp': {
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        this.active = (this.active + step + this.items.length) % this.items.length;
-        this.render();
-        return true;
-      }
-      case 'Enter':
-      case 'Tab':
-        this.choose(this.items[this.active].name);
-        return true;
-      case 'Escape':
-        this.close();
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  private render(): void {
-    const rows = this.items.map((item, index) => {
-      const row = h(
-        'li',
-        {
-          role: 'option',
-          id: `${this.list.id}-${index}`,
-          class: index === this.active ? 'context-option active' : 'context-option',
-          'aria-selected': index === this.active ? 'true' : 'false',
-        },
-        icon(item.icon),
-        h('span', { class: 'context-option-label' }, `/${item.name}`),
-        h('span', { class: 'context-option-detail' }, item.detail),
-      );
-      row.dataset.index = String(index);
-      return row;
-    });
-    this.list.replaceChildren(...rows);
-    this.input.setAttribute('aria-activedescendant', rows[this.active].id);
+    return this.popup.handleKey(event);
   }
 }
