@@ -1,25 +1,16 @@
 // The Apply action of code blocks: the file its tooltip names and the message it posts, on the real bundle.
 import * as assert from 'node:assert/strict';
 import { assistant, user, viewState } from './fixtures';
-import { type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, useHarness } from './harness';
 
 describe('chat webview: Apply on code blocks (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open();
   });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   it('names the file from the info string, the first comment, or says the active editor', async () => {
     const { page } = hp;

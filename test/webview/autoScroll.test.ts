@@ -2,25 +2,16 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { assistant, user, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, frames, useHarness } from './harness';
 
 describe('auto-scroll (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open({ height: 600 });
   });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   const metrics = (page: Page): Promise<{ top: number; fromBottom: number }> =>
     page.evaluate(() => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { Attachment } from '../../src/chat/context/types';
 import type { WebviewToHost } from '../../src/protocol';
 import { user, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, frames, useHarness } from './harness';
 
 const KINDS = [
   { key: 'mode:files', label: 'Files…', icon: 'file' },
@@ -21,24 +21,15 @@ function lastOf<T extends WebviewToHost['type']>(
 }
 
 describe('chat webview context (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open();
     await hp.send({ type: 'state', state: viewState([]) });
     await frames(hp.page);
   });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   /** Waits for the webview's newest picker query and answers it with `items`. */
   async function answerQuery(items: typeof KINDS, pending = false): Promise<WebviewToHost> {
@@ -115,7 +106,8 @@ describe('chat webview context (Chromium, real bundle)', function () {
       pending: false,
     });
     const option = page.getByRole('listbox', { name: 'Context' }).getByRole('option');
-    await option.first().waitFor();
+    // The kinds stay listed until the newest answer arrives: wait for it.
+    for (let i = 0; i < 100 && (await option.count()) !== 1; i++) await page.waitForTimeout(20);
     assert.equal(await option.count(), 1);
     assert.match(await option.first().innerText(), /sample\.ts/);
     await option.first().click();

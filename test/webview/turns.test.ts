@@ -1,25 +1,16 @@
 // Turn actions, thinking, statuses, onboarding and history on the real bundle.
 import * as assert from 'node:assert/strict';
 import { assistant, MODEL, user, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, frames, useHarness } from './harness';
 
 describe('chat webview turns and panels (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open();
   });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   it('message actions: copy, edit and resend, regenerate, retry and error action', async () => {
     const { page } = hp;

@@ -1,25 +1,16 @@
 // Accessible names, keyboard behaviour and the messages each control posts, on the real bundle.
 import * as assert from 'node:assert/strict';
 import { assistant, MODEL, user, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, frames, useHarness } from './harness';
 
 describe('chat webview UI (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open();
   });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   it('posts ready on load', async () => {
     assert.deepEqual(await hp.posted(), [{ type: 'ready' }]);

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { unbrokenRun } from '../bench/unbroken';
 import { assistant, user, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, frames, useHarness } from './harness';
 
 const RUN = unbrokenRun(64 * 1024);
 const PLACES: Record<string, string> = {
@@ -14,22 +14,13 @@ const PLACES: Record<string, string> = {
 };
 
 describe('unbroken runs (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open();
   });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   /**
    * How far anything of the answer sticks out sideways (px): the page, the transcript, the text of each

@@ -2,7 +2,7 @@
 // anything, or navigate; it must stay visible as text.
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage, frames, useHarness } from './harness';
 import { labelledAnswer, unshownVectors, visibleMarker, XSS_VECTORS } from './xssCorpus';
 
 const ALLOWED_PATHS = new Set([
@@ -22,21 +22,13 @@ const MARKDOWN_TAGS = new Set(
 );
 
 describe('XSS corpus (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   let hp: HarnessPage;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
   beforeEach(async () => {
     hp = await harness.open();
   });
-  afterEach(async () => {
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp, { allowErrors: true }));
 
   it(`has at least 60 vectors (${XSS_VECTORS.length})`, () => {
     assert.ok(XSS_VECTORS.length >= 60);
