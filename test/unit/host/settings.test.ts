@@ -20,10 +20,17 @@ interface DeclaredSetting {
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
   contributes: { configuration: { properties: Record<string, DeclaredSetting> }[] };
 };
+// Descriptions are `%key%` references into package.nls.json (the English strings); read them resolved.
+const nls = JSON.parse(readFileSync(join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const resolved = (text: string): string => text.replace(/^%(.+)%$/, (_, key: string) => nls[key] ?? text);
 const declared = new Map(
   manifest.contributes.configuration.flatMap((section) =>
     Object.entries(section.properties).map(
-      ([key, value]) => [key.replace(/^modelGateway\./, ''), value] as const,
+      ([key, value]) =>
+        [
+          key.replace(/^modelGateway\./, ''),
+          { ...value, markdownDescription: resolved(value.markdownDescription) },
+        ] as const,
     ),
   ),
 );
