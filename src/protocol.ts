@@ -22,6 +22,8 @@ export interface ModelOption {
   thinking: boolean;
   /** From `modelGateway.chat.extraModels`, not the built-in catalogue. */
   extra: boolean;
+  /** A catalogue model the server's `/v1/models` list did not name; still offered, marked as such. */
+  unlisted?: boolean;
 }
 
 export interface OnboardingState {

@@ -2,6 +2,9 @@
 import type { ModelOption } from '../protocol';
 import { h, iconButton } from './dom';
 
+/** The mark of a model that the server's list did not name (the words of issue 18). */
+const NOT_LISTED = 'not listed by the server';
+
 /** What the header asks of its owner. */
 interface HeaderHandlers {
   selectModel(model: string): void;
@@ -38,8 +41,15 @@ export class Header {
   /** Fills the picker; built-in and extra models are grouped when both exist. */
   setModels(models: ModelOption[], selected: string): void {
     // The label is the readable name (it says "thinking" itself); the id stays the value and the tooltip.
+    // A model the server did not list may not answer: the mark is in the name, so it is read out too.
     const option = (model: ModelOption): HTMLOptionElement =>
-      h('option', { value: model.id, title: model.id }, model.label);
+      model.unlisted
+        ? h(
+            'option',
+            { value: model.id, title: `${model.id} (${NOT_LISTED})` },
+            `${model.label} (${NOT_LISTED})`,
+          )
+        : h('option', { value: model.id, title: model.id }, model.label);
     const builtIn = models.filter((model) => !model.extra);
     const extra = models.filter((model) => model.extra);
     const children: HTMLElement[] =

@@ -1,4 +1,5 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
+import { benchImageFiles, chatImageRows } from './chatImages';
 import { clientOverheadRows } from './clientOverhead';
 import { completionRows } from './completions';
 import { contextExtHostRows } from './context';
@@ -18,9 +19,12 @@ import { unbrokenRows } from './unbroken';
 import { type WebBench, startWebBench } from './webPage';
 
 /** Runs a browser case with its own Chromium (so a crash in one case never leaks into the next). */
-function inBrowser(run: (web: WebBench, settings: BenchSettings) => Promise<Row[]>) {
+function inBrowser(
+  run: (web: WebBench, settings: BenchSettings) => Promise<Row[]>,
+  files?: () => Record<string, { body: Buffer; type: string }>,
+) {
   return async (settings: BenchSettings): Promise<Row[]> => {
-    const web = await startWebBench(await productionStage());
+    const web = await startWebBench(await productionStage(), files?.());
     try {
       return await run(web, settings);
     } finally {
@@ -56,4 +60,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 7, name: '7. Chat context (send path, real editor)', run: contextSendRows },
   { n: 8, name: '8. Edit review (extension host)', run: reviewRows },
   { n: 9, name: '9. Inline completions', run: completionRows },
+  { n: 10, name: '10. Images in the chat (webview)', run: inBrowser(chatImageRows, benchImageFiles) },
 ];

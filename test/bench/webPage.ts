@@ -70,9 +70,13 @@ function html(kind: 'webview' | 'render'): string {
 <script nonce="${NONCE}" src="/stub.js"></script><script nonce="${NONCE}" src="${script}"></script></body></html>`;
 }
 
-/** Starts the server and Chromium. */
-export async function startWebBench(stage: Stage): Promise<WebBench> {
+/** Starts the server and Chromium; `extra` adds served files (case 10's images). */
+export async function startWebBench(
+  stage: Stage,
+  extra: Record<string, { body: string | Buffer; type: string }> = {},
+): Promise<WebBench> {
   const files: Record<string, { body: string | Buffer; type: string }> = {
+    ...extra,
     '/webview.js': { body: readFileSync(stage.webviewJs), type: 'text/javascript' },
     '/bench.js': { body: await benchBundle(), type: 'text/javascript' },
     '/stub.js': { body: STUB, type: 'text/javascript' },

@@ -48,6 +48,8 @@ export const FAULT_NAMES: ReadonlySet<string> = new Set([
   'image-url-redirect',
   'image-url-html',
   'image-url-expired',
+  'image-none',
+  'image-not-image',
 ]);
 
 const MARKER = /\[\[fault:([^\]]*)\]\]/g;

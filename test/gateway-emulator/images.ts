@@ -57,6 +57,11 @@ function imageBytes(
   faults: FaultSet,
 ): { bytes: Buffer; contentType: string } {
   const colours = promptColours(req.prompt, index);
+  if (faults.has('image-not-image')) {
+    // A gateway that answers an error page where the image should be: valid base64, not an image.
+    const page = '<!DOCTYPE html><html><body><h1>Service unavailable</h1></body></html>';
+    return { bytes: Buffer.from(page, 'utf8'), contentType: 'text/html' };
+  }
   if (faults.has('image-jpeg')) return { bytes: solidJpeg(colours[0][0]), contentType: 'image/jpeg' };
   if (faults.has('image-webp')) return { bytes: solidWebp(16, 16, colours[0]), contentType: 'image/webp' };
   if (faults.has('image-noise')) return { bytes: noisePng(req.width, req.height), contentType: 'image/png' };
@@ -135,7 +140,9 @@ export async function handleImages(ex: Exchange, body: unknown, ctx: EmulatorCon
   const asUrl = req.format === 'url' && !faults.has('image-b64-for-url');
   const prefix = faults.has('image-data-uri') ? 'data:image/png;base64,' : '';
   const entries = [];
-  for (let i = 0; i < req.n; i++) {
+  // image-none: a 200 answer whose `data` is empty (a filtered prompt on some gateways).
+  const count = faults.has('image-none') ? 0 : req.n;
+  for (let i = 0; i < count; i++) {
     const { bytes, contentType } = imageBytes(req, i, faults);
     const rest: Record<string, unknown> = {};
     if (asUrl) rest.url = storeFile(ctx, bytes, contentType, faults);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chatContentSecurityPolicy } from '../../src/host/chat/chatCsp';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
 import { THEME_CSS, type ThemeKind } from './themes';
 
@@ -140,10 +141,8 @@ export async function startHarness(): Promise<Harness> {
     if (url.pathname === '/') {
       const theme = (url.searchParams.get('theme') ?? 'vscode-dark') as ThemeKind;
       const bundle = url.searchParams.get('bundle') === 'render' ? 'test/render.js' : 'dist/webview.js';
-      // The host's CSP, with the harness origin standing in for webview.cspSource.
-      const csp =
-        `default-src 'none'; script-src 'nonce-${NONCE}'; style-src ${origin}; ` +
-        `font-src ${origin}; img-src ${origin} data:;`;
+      // The host's own CSP, with the harness origin standing in for webview.cspSource.
+      const csp = chatContentSecurityPolicy(origin, NONCE);
       response.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': csp });
       response.end(page(origin, theme, bundle));
       return;

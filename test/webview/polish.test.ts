@@ -57,6 +57,34 @@ describe('chat webview polish (issue 16, Chromium, real bundle)', function () {
     assert.ok(narrower && box && narrower.width < box.width, 'the select follows the chosen name');
   });
 
+  it('the Model select marks catalogue models the server did not list, by name and tooltip, value still the id', async () => {
+    hp = await harness.open({ width: 360 });
+    const models: ModelOption[] = [
+      READABLE[0],
+      { ...READABLE[2], unlisted: true },
+      { id: 'served-only-7b', label: 'served-only-7b', thinking: false, extra: false },
+    ];
+    await hp.send({ type: 'state', state: viewState([], { models }) });
+    await hp.send({ type: 'models', models, selected: 'alpha-sonnet-4-5-20250929' });
+    const select = hp.page.getByRole('combobox', { name: 'Model', exact: true });
+    const options = select.locator('option');
+    assert.deepEqual(await options.allTextContents(), [
+      'Sonnet 4.5',
+      'Haiku 3.5 (not listed by the server)',
+      'served-only-7b',
+    ]);
+    const attrs = await options.evaluateAll((els) =>
+      els.map((e) => [(e as HTMLOptionElement).value, e.getAttribute('title')]),
+    );
+    assert.deepEqual(attrs, [
+      ['alpha-sonnet-4-5-20250929', 'alpha-sonnet-4-5-20250929'],
+      ['alpha-haiku-3-5-20241022', 'alpha-haiku-3-5-20241022 (not listed by the server)'],
+      ['served-only-7b', 'served-only-7b'],
+    ]);
+    await select.selectOption('alpha-haiku-3-5-20241022');
+    assert.equal(await select.inputValue(), 'alpha-haiku-3-5-20241022');
+  });
+
   it('History rows: two lines with tooltips, readable model, no Jump to latest over the list', async () => {
     hp = await harness.open({ width: 280 });
     const { page } = hp;

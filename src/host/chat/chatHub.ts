@@ -100,6 +100,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
       label: readableModelName(m.id),
       thinking: m.thinking,
       extra: m.extra === true,
+      ...(m.unlisted ? { unlisted: true } : {}),
     }));
   }
 

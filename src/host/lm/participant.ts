@@ -12,6 +12,7 @@ import { selectionOrBlock, surroundingLines } from '../editor/editorContext';
 import { generateImage } from '../images/generateImage';
 import { applyCode } from '../editor/codeActions';
 import { referenceAttachments } from '../context/references';
+import { referencedTools, streamWithTools } from './participantTools';
 import { LM_VENDOR } from './provider';
 
 const PARTICIPANT_ID = 'modelGateway.gateway';
@@ -68,13 +69,11 @@ function createGatewayChatHandler(
         stream.button({ command: 'modelGateway.setApiKey', title: 'Set API Key' });
         return { metadata: { command } };
       }
-      const text = await streamAnswer(
-        gateway,
-        buildChatRequest(model, messages, config),
-        stream,
-        token,
-        command !== 'code',
-      );
+      const tools = command || config.lm.toolCalling === 'off' ? [] : referencedTools(request);
+      const built = buildChatRequest(model, messages, config);
+      const text = tools.length
+        ? await streamWithTools(gateway, built, tools, { stream, token, invocation: request })
+        : await streamAnswer(gateway, built, stream, token, command !== 'code');
       if (command === 'code') {
         const language = lastActiveTextEditor()?.document.languageId ?? '';
         const code = extractCode(text, true);
