@@ -29,7 +29,8 @@ export function toGatewayMessages(conv: Conversation, systemPrompt: string): Cha
   return messages;
 }
 
-function turnToMessage(turn: Turn): ChatMessage | undefined {
+/** The message one turn sends, or undefined for a turn that sends nothing (see `toGatewayMessages`). */
+export function turnToMessage(turn: Turn): ChatMessage | undefined {
   if (turn.role === 'user') {
     const content = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
     return {

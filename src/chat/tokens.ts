@@ -92,9 +92,11 @@ export function planContextFit(
   messages: readonly ChatMessage[],
   contextTokens: number,
   reservedOutputTokens: number,
+  /** `estimateMessagesTokens(messages)` when the caller has it already (see MessageMemo). */
+  knownEstimate?: number,
 ): ContextFitPlan {
   const budget = contextTokens - reservedOutputTokens;
-  const estimate = estimateMessagesTokens(messages);
+  const estimate = knownEstimate ?? estimateMessagesTokens(messages);
   if (estimate <= budget) return { fits: true, estimate, dropCount: 0, canFit: true };
 
   const groups = exchangeSizes(messages.filter((m) => m.role !== 'system'));

@@ -18,6 +18,7 @@ import { readFileAttachment } from '../../src/host/context/readers';
 import { TerminalCapture } from '../../src/host/context/terminalCapture';
 import { SETTINGS } from '../../src/host/settings';
 import { EMULATOR_TEST_KEY } from '../gateway-emulator/keys';
+import { type HostShare, measureHostShare } from './contextHostShare';
 import { type ProbeResult, startProbe } from './probes';
 
 /** What the bench asks the extension host to run. */
@@ -57,6 +58,8 @@ export interface ContextResults {
   warm: Array<{ query: string; ms: number; count: number }>;
   ours: SendTimed[];
   plain: SendTimed[];
+  /** The extension's own share of the send path (contextHostShare.ts). */
+  hostShare?: { long: HostShare[]; empty: HostShare[] };
   error?: string;
 }
 
@@ -224,6 +227,7 @@ export async function run(): Promise<void> {
   try {
     await measurePicker(job, results);
     await measureSend(job, results);
+    results.hostShare = await measureHostShare(job.rounds * 2, 400);
   } catch (error) {
     results.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }

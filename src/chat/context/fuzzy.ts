@@ -63,10 +63,16 @@ export function rankPrepared(query: string, index: PathIndex, limit: number): st
   if (max === 0) return [];
   const search = query.trim().replace(/\\/g, '/');
   if (!search) return index.paths.slice(0, max);
-  const results = fuzzysort.go(search, index.entries, {
-    keys: KEYS,
-    limit: max,
-  });
+  let results: ReadonlyArray<{ score: number; obj: IndexEntry }> | undefined;
+  if (!/[\s/]/.test(search)) {
+    // One word without a folder: the base names alone usually fill the list, and they are short and one key,
+    // so this costs about half of searching both keys (a short query matches most of 50,000 paths). The list
+    // is then the base-name matches by their own score, which the two-key search also puts above folder-only
+    // ones; with fewer than `limit` of them, both keys are searched so that folder matches fill the rest.
+    const byName = fuzzysort.go(search, index.entries, { key: 'base', limit: max });
+    if (byName.length >= max) results = byName;
+  }
+  results ??= fuzzysort.go(search, index.entries, { keys: KEYS, limit: max });
   return [...results]
     .sort((a, b) => b.score - a.score || a.obj.path.length - b.obj.path.length)
     .map((r) => r.obj.path);

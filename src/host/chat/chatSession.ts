@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import { addUserTurn, createConversation, startAssistantTurn, truncateFrom } from '../../chat/conversation';
-import { toGatewayMessages } from '../../chat/messages';
-import { estimateMessagesTokens, estimateTokens, planContextFit, dropOldestTurns } from '../../chat/tokens';
+import { MessageMemo, type CountedMessages } from '../../chat/messageMemo';
+import { estimateTokens, planContextFit, dropOldestTurns } from '../../chat/tokens';
 import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
 import { planAttachmentFit, type Attachment } from '../../chat/context';
 import { CONTEXT_TOKENS, formatContextSize } from '../../gateway/models';
 import { ChatContext } from '../context/chatContext';
 import { openAttachment } from '../context/openAttachment';
-import type { ChatMessage } from '../../gateway/types';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
 import type { ChatViewState, HostToWebview } from '../../protocol';
 import type { ChatSessionActions, ChatState } from './chatPorts';
@@ -24,6 +23,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   private inflight: { abort: AbortController; done: Promise<void> } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly attachment: vscode.Disposable[] = [];
+  /** Each turn's message and estimate, so a send does not format and count the whole conversation again. */
+  private readonly memo = new MessageMemo();
 
   private readonly dispatch: (raw: unknown) => Promise<void>;
   /** The composer's attachments (chips) and the `#` picker. */
@@ -138,7 +139,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     const plan = planAttachmentFit({
       questionTokens: estimateTokens(text),
       attachmentTokens: attachments.map((a) => a.tokens),
-      historyTokens: estimateMessagesTokens(toGatewayMessages(this.conversation, config.chat.systemPrompt)),
+      historyTokens: this.memo.messages(this.conversation, config.chat.systemPrompt).estimate,
       contextTokens: CONTEXT_TOKENS,
       reservedTokens: maxTokensFor(this.conversation.model, config),
     });
@@ -226,7 +227,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     this.inflight = { abort, done: new Promise<void>((resolve) => (release = resolve)) };
     try {
       const messages = await this.fitContext(
-        toGatewayMessages(this.conversation, config.chat.systemPrompt),
+        this.memo.messages(this.conversation, config.chat.systemPrompt),
         options,
       );
       const key = messages && (await chat.gateway.requireKey());
@@ -272,11 +273,11 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
 
   /** Returns the messages to send, trimmed when the user agrees, or undefined when they are too long. */
   private async fitContext(
-    messages: ChatMessage[],
+    { messages, estimate }: CountedMessages,
     options: { dropOldest?: boolean },
-  ): Promise<ChatMessage[] | undefined> {
+  ): Promise<CountedMessages['messages'] | undefined> {
     const reserved = maxTokensFor(this.conversation.model, this.chat.config.current);
-    const plan = planContextFit(messages, CONTEXT_TOKENS, reserved);
+    const plan = planContextFit(messages, CONTEXT_TOKENS, reserved, estimate);
     if (plan.fits) return messages;
     if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
     const drop = 'Drop oldest turns';

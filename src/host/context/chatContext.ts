@@ -137,11 +137,16 @@ export class ChatContext implements vscode.Disposable {
   async snapshot(): Promise<{ ok: true; attachments: Attachment[] } | { ok: false; message: string }> {
     if (!this.items.length) return { ok: true, attachments: [] };
     const env = await this.env();
+    // Read side by side: one after another, each file's checks and read (realpath, stat, read) added up.
+    const items = [...this.items];
+    const reads = await Promise.all(items.map((item) => item.resolve(env)));
     const attachments: Attachment[] = [];
-    for (const item of this.items) {
-      const read = await item.resolve(env);
+    for (const [i, read] of reads.entries()) {
       if (!read.ok)
-        return { ok: false, message: `Not sent: ${item.chip.name} could not be attached. ${read.message}` };
+        return {
+          ok: false,
+          message: `Not sent: ${items[i].chip.name} could not be attached. ${read.message}`,
+        };
       attachments.push(read.attachment);
     }
     return { ok: true, attachments };
