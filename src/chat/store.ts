@@ -41,6 +41,7 @@ export class ConversationStore {
   private readonly dir: string;
   private readonly indexPath: string;
   private readonly now: () => number;
+  private readonly saveIntervalMs: number;
   /** Tail of the write chain of each conversation, so writes of one file never interleave. */
   private readonly chains = new Map<string, Promise<void>>();
   private indexChain: Promise<void> = Promise.resolve();
@@ -50,6 +51,8 @@ export class ConversationStore {
   /** Problems met by background writes, handed out by the next `list()`. */
   private readonly laterProblems: string[] = [];
   private dirsReady: Promise<void> | undefined;
+  /** When the last save of each conversation started (monotonic ms), for the leading save of `scheduleSave`. */
+  private readonly lastSaveAt = new Map<string, number>();
 
   /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
   constructor(
@@ -60,8 +63,9 @@ export class ConversationStore {
     const root = rootPath.replace(/\/+$/, '');
     this.dir = `${root}/conversations`;
     this.indexPath = `${root}/index.json`;
+    this.saveIntervalMs = options.saveIntervalMs ?? 500;
     this.scheduled = new Coalescer(
-      options.saveIntervalMs ?? 500,
+      this.saveIntervalMs,
       (_id, conv) => this.save(conv),
       (error, id) => this.reportBackground(error, id),
     );
@@ -116,6 +120,7 @@ export class ConversationStore {
   save(conv: Conversation): Promise<void> {
     this.scheduled.take(conv.id);
     if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
+    this.lastSaveAt.set(conv.id, performance.now());
     const text = serializeConversation(conv);
     const summary = summarize(conv);
     return this.enqueue(conv.id, async () => {
@@ -128,6 +133,7 @@ export class ConversationStore {
   /** Deletes a conversation's file and its index entry; a pending scheduled save of it is dropped. */
   delete(id: string): Promise<void> {
     this.scheduled.take(id);
+    this.lastSaveAt.delete(id);
     if (!isValidConversationId(id)) return Promise.reject(invalidId(id));
     return this.enqueue(id, async () => {
       const path = this.fileOf(id);
@@ -151,8 +157,20 @@ export class ConversationStore {
     return conv;
   }
 
-  /** Saves `conv` at most once per interval; repeated calls within it only refresh what will be saved. */
+  /**
+   * Saves `conv` now when it was not saved within the interval, then at most once per interval; repeated
+   * calls within it only refresh what will be saved.
+   */
   scheduleSave(conv: Conversation): void {
+    const last = this.lastSaveAt.get(conv.id);
+    const idle = last === undefined || performance.now() - last >= this.saveIntervalMs;
+    // The first request of a burst is the question just sent (or a new chat's first turn): waiting an
+    // interval for it meant a crash within it lost the question, and the restarted chat then showed an
+    // older conversation as the newest, the lost one gone from history (found by the crash trials).
+    if (idle && !this.scheduled.peek(conv.id)) {
+      this.save(conv).catch((error: unknown) => this.reportBackground(error, conv.id));
+    }
+    // Still scheduled, so a rename meanwhile changes this live object and later text is saved in time.
     this.scheduled.schedule(conv.id, conv);
   }
 

@@ -63,7 +63,8 @@ describe('chat/store (real temp directory)', function () {
       ctx.store.scheduleSave(conv);
     }
     await ctx.store.flush();
-    assert.equal(ctx.fs.count('writeFile', 's.json'), 1);
+    // The burst's first request is written at once (the question), the other 99 in one write.
+    assert.equal(ctx.fs.count('writeFile', 's.json'), 2);
     const saved = (await ctx.reopen().load('s')).conversation;
     assert.ok(saved?.turns[2].content.endsWith('t99 '));
   });
@@ -82,6 +83,21 @@ describe('chat/store (real temp directory)', function () {
     assert.ok(writes >= 3 && writes <= 9, `${writes} writes in 400 ms at a 50 ms interval`);
     const onDisk = (await ctx.reopen().load('t')).conversation;
     assert.equal(onDisk?.turns[2].content, turn.content, 'saved without flush: a crash now loses nothing');
+  });
+
+  it('scheduleSave writes at once when the conversation was not saved within the interval', async () => {
+    // A kill -9 of the extension host just after a send must not lose the question (crash trials).
+    const slow = new ConversationStore(ctx.fs, ctx.root, { saveIntervalMs: 60_000 });
+    const conv = sample('q', 'The question');
+    slow.scheduleSave(conv);
+    const deadline = Date.now() + 2000;
+    while (!(await ctx.fs.exists(ctx.convFile('q'))) && Date.now() < deadline) await sleep(10);
+    assert.equal((await ctx.reopen().load('q')).conversation?.turns[0].content, 'The question');
+    assert.equal(ctx.fs.count('writeFile', 'q.json'), 1, 'one write, not one per request');
+    slow.scheduleSave(conv);
+    await sleep(50);
+    assert.equal(ctx.fs.count('writeFile', 'q.json'), 1, 'later requests within the interval wait for it');
+    await slow.flush();
   });
 
   it('serialises writes of one conversation so the last save wins', async () => {
@@ -152,6 +168,6 @@ describe('chat/store (real temp directory)', function () {
     };
     failing.scheduleSave(sample('f'));
     await sleep(60);
-    assert.deepEqual(errors, ['f']);
+    assert.deepEqual(errors, ['f', 'f'], 'the save at once and the scheduled one, each reported');
   });
 });
