@@ -28,8 +28,10 @@ const flag = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TRIALS = Number(flag('crash-trials') ?? 20);
 const SEED = Number(flag('crash-seed') ?? 20261126);
-/** Longest wait after the request reaches the gateway: eight save intervals of the store. */
-const MAX_DELAY_MS = 4000;
+/** Longest wait after the request reaches the gateway: six save intervals of the store. */
+const MAX_DELAY_MS = 3000;
+/** The question is on disk this long after its request reached the gateway (its write started before). */
+const QUESTION_SAVED_MS = 250;
 
 interface Trial {
   delayMs: number;
@@ -115,10 +117,16 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       process.kill(host, 'SIGKILL');
       await until(() => !alive(host), 5000, 'the extension host to die');
       const killed = [...before.values()].find((c) => c.turns.some((t) => t.content === prompt));
+      // The store writes the question when it is sent, before the request: lost, the restarted chat would
+      // show an older conversation as the newest, and the killed one would be gone from history.
+      const questionLost = !killed && trial.delayMs >= QUESTION_SAVED_MS;
 
+      const restartAt = Date.now();
       frame = await restart(page);
+      const restartMs = Date.now() - restartAt;
       const after = readConversations(server.userDataDir);
       const problems = crashViolations(before, after).map((v) => `${v.kind} ${v.id}: ${v.detail}`);
+      if (questionLost) problems.push(`the question was not on disk ${trial.delayMs} ms after the request`);
       // Opening the chat listed the history, which reconciles the index with the files.
       const listed = indexedIds(server.userDataDir);
       for (const id of after.keys())
@@ -134,7 +142,7 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       const saved = killed?.turns.at(-1)?.content.length ?? 0;
       console.log(
         `      trial ${n + 1}: ${trial.continueShown ? 'continued' : 'new chat'}, killed ${trial.delayMs} ms into` +
-          ` the answer (${saved} characters saved), ${before.size} conversations: ${problems.length ? 'FAILED' : 'ok'}`,
+          ` the answer (${saved} characters saved), ${before.size} conversations, restart ${restartMs} ms: ${problems.length ? 'FAILED' : 'ok'}`,
       );
       if (problems.length)
         failures.push(`trial ${n + 1} (delay ${trial.delayMs} ms):\n  ${problems.join('\n  ')}`);
