@@ -20,6 +20,8 @@ import {
   backUpCorrupt,
   errorText,
   noop,
+  recoverInterruptedRenames,
+  tempFilesOf,
   writeFileAtomic,
   type ConversationStoreOptions,
   type ListResult,
@@ -76,7 +78,9 @@ export class ConversationStore {
   async list(): Promise<ListResult> {
     const problems = this.laterProblems.splice(0);
     const onDisk = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
-    const ids = onDisk.flatMap((name) => FILE_PATTERN.exec(name)?.[1] ?? []);
+    const busy = (id: string): boolean => this.chains.has(id) || this.scheduled.peek(id) !== undefined;
+    const recovered = await recoverInterruptedRenames(this.fs, this.dir, onDisk, busy);
+    const ids = [...onDisk.flatMap((name) => FILE_PATTERN.exec(name)?.[1] ?? []), ...recovered];
     const index = await this.readIndex(problems);
     for (const [id, s] of index) this.indexed.set(id, JSON.stringify(s));
     const summaries: ConversationSummary[] = [];
@@ -137,6 +141,9 @@ export class ConversationStore {
     if (!isValidConversationId(id)) return Promise.reject(invalidId(id));
     return this.enqueue(id, async () => {
       const path = this.fileOf(id);
+      // Temporary files first: left after the file, list() would put the conversation back.
+      const names = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
+      for (const name of tempFilesOf(names, id)) await this.fs.delete(`${this.dir}/${name}`);
       if (await this.fs.exists(path)) await this.fs.delete(path);
       await this.updateIndex((map) => map.delete(id));
     });
