@@ -6,11 +6,12 @@
 // that was killed when it had been saved. CI runs 20 trials; `npm run crash-trials -- --crash-trials=200`
 // runs more. The seed (`--crash-seed=N`, printed) makes the moments and choices repeatable.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Page } from 'playwright-core';
-import { parseIndex } from '../../../src/chat/storeFormat';
+import { parseConversationFile, parseIndex } from '../../../src/chat/storeFormat';
+import type { Conversation } from '../../../src/chat/types';
 import { articles, openChat, send, until } from '../../e2e/chatHelpers';
 import { startEmulator, type Emulator } from '../../gateway-emulator';
 import { e2e } from '../../harness/e2eFixture';
@@ -57,6 +58,29 @@ function indexedIds(userDataDir: string): Set<string> {
   if (!existsSync(file)) return new Set();
   const parsed = parseIndex(readFileSync(file, 'utf8'));
   return new Set(parsed.ok ? parsed.value.map((s) => s.id) : []);
+}
+
+/**
+ * What the store had saved: each conversation file, or for one caught between the delete and the move of
+ * a rename over it (how VS Code renames), its newest complete temporary file, which the store puts back.
+ */
+function savedConversations(userDataDir: string): Map<string, Conversation> {
+  const saved = readConversations(userDataDir);
+  const dir = join(chatsDir(userDataDir), 'conversations');
+  if (!existsSync(dir)) return saved;
+  for (const name of readdirSync(dir)) {
+    const id = /^(.+)\.json\.tmp-[A-Za-z0-9-]+$/.exec(name)?.[1];
+    if (!id || existsSync(join(dir, `${id}.json`))) continue;
+    let parsed;
+    try {
+      parsed = parseConversationFile(readFileSync(join(dir, name), 'utf8'), id);
+    } catch {
+      continue; // moved into place meanwhile
+    }
+    const known = saved.get(id);
+    if (parsed.ok && (!known || parsed.value.updatedAt > known.updatedAt)) saved.set(id, parsed.value);
+  }
+  return saved;
 }
 
 /** Reloads the window (a new extension host) and opens the chat; the reload is retried once. */
@@ -113,7 +137,7 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
         `trial ${n + 1}: the streaming extension host (of ${extensionHostPids(server.pgid).join(', ')})`,
       );
       // What the store had saved, read just before the kill: a write after the read only adds to it.
-      const before = readConversations(server.userDataDir);
+      const before = savedConversations(server.userDataDir);
       process.kill(host, 'SIGKILL');
       await until(() => !alive(host), 5000, 'the extension host to die');
       const killed = [...before.values()].find((c) => c.turns.some((t) => t.content === prompt));
@@ -128,9 +152,12 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       const problems = crashViolations(before, after).map((v) => `${v.kind} ${v.id}: ${v.detail}`);
       if (questionLost) problems.push(`the question was not on disk ${trial.delayMs} ms after the request`);
       // Opening the chat listed the history, which reconciles the index with the files.
-      const listed = indexedIds(server.userDataDir);
-      for (const id of after.keys())
-        if (!listed.has(id)) problems.push(`missing from the history index: ${id}`);
+      const unlisted = (): string[] => {
+        const listed = indexedIds(server.userDataDir);
+        return [...after.keys()].filter((id) => !listed.has(id));
+      };
+      await until(() => unlisted().length === 0, 10_000, 'the history index').catch(() => {});
+      for (const id of unlisted()) problems.push(`missing from the history index: ${id}`);
       if (killed) {
         // The restart shows the most recent conversation: the one killed, not an older one.
         const you = articles(frame, 'You').last();
