@@ -86,7 +86,7 @@ export class ConversationStore {
     const summaries: ConversationSummary[] = [];
     const found: ConversationSummary[] = [];
     for (const id of ids) {
-      const cached = index.get(id);
+      const cached = recovered.includes(id) ? undefined : index.get(id); // the index may predate it
       if (cached) {
         summaries.push(cached);
         continue;

@@ -100,6 +100,44 @@ describe('chat/store (real temp directory)', function () {
     await slow.flush();
   });
 
+  it('puts back a conversation whose file a crash removed mid-rename, but never one being written', async () => {
+    // VS Code renames over a file as delete + move: a kill between them leaves only the temporary file.
+    await ctx.store.save(sample('k', 'Kept'));
+    const conv = (await ctx.reopen().load('k')).conversation!;
+    conv.title = 'Kept, newer';
+    await fsp.writeFile(
+      `${ctx.convFile('k')}.tmp-0a1b2c3d`,
+      JSON.stringify({ version: 1, conversation: conv }),
+    );
+    await fsp.writeFile(`${ctx.convFile('k')}.tmp-torn0000`, '{"version":1,"conv');
+    await fsp.rm(ctx.convFile('k'));
+    const restarted = ctx.reopen();
+    const { summaries, problems } = await restarted.list();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      summaries.map((s) => s.title),
+      ['Kept, newer'],
+    );
+    assert.equal((await restarted.load('k')).conversation?.title, 'Kept, newer');
+    await restarted.delete('k');
+    assert.deepEqual((await ctx.reopen().list()).summaries, [], 'deleted with its temporary files');
+
+    // A first save paused between its temporary file and its rename: list() leaves that file alone.
+    let release!: () => void;
+    const paused = new Promise<void>((resolve) => (release = resolve));
+    ctx.fs.before = async (op, path) => {
+      if (op === 'rename' && path.includes('/n.json.tmp-')) await paused;
+    };
+    const saving = ctx.store.save(sample('n', 'New'));
+    while (!(await fsp.readdir(join(ctx.root, 'conversations'))).some((n) => n.startsWith('n.json.tmp-'))) {
+      await sleep(5);
+    }
+    await ctx.store.list();
+    release();
+    await saving;
+    assert.equal((await ctx.reopen().load('n')).conversation?.title, 'New');
+  });
+
   it('serialises writes of one conversation so the last save wins', async () => {
     // Earlier writes are made slower, so without serialisation an old version would land last.
     let started = 0;
