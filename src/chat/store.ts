@@ -20,6 +20,8 @@ import {
   backUpCorrupt,
   errorText,
   noop,
+  recoverInterruptedRenames,
+  tempFilesOf,
   writeFileAtomic,
   type ConversationStoreOptions,
   type ListResult,
@@ -41,6 +43,7 @@ export class ConversationStore {
   private readonly dir: string;
   private readonly indexPath: string;
   private readonly now: () => number;
+  private readonly saveIntervalMs: number;
   /** Tail of the write chain of each conversation, so writes of one file never interleave. */
   private readonly chains = new Map<string, Promise<void>>();
   private indexChain: Promise<void> = Promise.resolve();
@@ -50,6 +53,8 @@ export class ConversationStore {
   /** Problems met by background writes, handed out by the next `list()`. */
   private readonly laterProblems: string[] = [];
   private dirsReady: Promise<void> | undefined;
+  /** When the last save of each conversation started (monotonic ms), for the leading save of `scheduleSave`. */
+  private readonly lastSaveAt = new Map<string, number>();
 
   /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
   constructor(
@@ -60,8 +65,9 @@ export class ConversationStore {
     const root = rootPath.replace(/\/+$/, '');
     this.dir = `${root}/conversations`;
     this.indexPath = `${root}/index.json`;
+    this.saveIntervalMs = options.saveIntervalMs ?? 500;
     this.scheduled = new Coalescer(
-      options.saveIntervalMs ?? 500,
+      this.saveIntervalMs,
       (_id, conv) => this.save(conv),
       (error, id) => this.reportBackground(error, id),
     );
@@ -72,13 +78,15 @@ export class ConversationStore {
   async list(): Promise<ListResult> {
     const problems = this.laterProblems.splice(0);
     const onDisk = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
-    const ids = onDisk.flatMap((name) => FILE_PATTERN.exec(name)?.[1] ?? []);
+    const busy = (id: string): boolean => this.chains.has(id) || this.scheduled.peek(id) !== undefined;
+    const recovered = await recoverInterruptedRenames(this.fs, this.dir, onDisk, busy);
+    const ids = [...onDisk.flatMap((name) => FILE_PATTERN.exec(name)?.[1] ?? []), ...recovered];
     const index = await this.readIndex(problems);
     for (const [id, s] of index) this.indexed.set(id, JSON.stringify(s));
     const summaries: ConversationSummary[] = [];
     const found: ConversationSummary[] = [];
     for (const id of ids) {
-      const cached = index.get(id);
+      const cached = recovered.includes(id) ? undefined : index.get(id); // the index may predate it
       if (cached) {
         summaries.push(cached);
         continue;
@@ -116,6 +124,7 @@ export class ConversationStore {
   save(conv: Conversation): Promise<void> {
     this.scheduled.take(conv.id);
     if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
+    this.lastSaveAt.set(conv.id, performance.now());
     const text = serializeConversation(conv);
     const summary = summarize(conv);
     return this.enqueue(conv.id, async () => {
@@ -128,9 +137,13 @@ export class ConversationStore {
   /** Deletes a conversation's file and its index entry; a pending scheduled save of it is dropped. */
   delete(id: string): Promise<void> {
     this.scheduled.take(id);
+    this.lastSaveAt.delete(id);
     if (!isValidConversationId(id)) return Promise.reject(invalidId(id));
     return this.enqueue(id, async () => {
       const path = this.fileOf(id);
+      // Temporary files first: left after the file, list() would put the conversation back.
+      const names = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
+      for (const name of tempFilesOf(names, id)) await this.fs.delete(`${this.dir}/${name}`);
       if (await this.fs.exists(path)) await this.fs.delete(path);
       await this.updateIndex((map) => map.delete(id));
     });
@@ -151,8 +164,20 @@ export class ConversationStore {
     return conv;
   }
 
-  /** Saves `conv` at most once per interval; repeated calls within it only refresh what will be saved. */
+  /**
+   * Saves `conv` now when it was not saved within the interval, then at most once per interval; repeated
+   * calls within it only refresh what will be saved.
+   */
   scheduleSave(conv: Conversation): void {
+    const last = this.lastSaveAt.get(conv.id);
+    const idle = last === undefined || performance.now() - last >= this.saveIntervalMs;
+    // The first request of a burst is the question just sent (or a new chat's first turn): waiting an
+    // interval for it meant a crash within it lost the question, and the restarted chat then showed an
+    // older conversation as the newest, the lost one gone from history (found by the crash trials).
+    if (idle && !this.scheduled.peek(conv.id)) {
+      this.save(conv).catch((error: unknown) => this.reportBackground(error, conv.id));
+    }
+    // Still scheduled, so a rename meanwhile changes this live object and later text is saved in time.
     this.scheduled.schedule(conv.id, conv);
   }
 

@@ -1,5 +1,6 @@
 /** The filesystem seam and result shapes of the chat store, and the two careful writes it relies on. */
 import { newId } from './conversation';
+import { parseConversationFile } from './storeFormat';
 import type { Conversation, ConversationSummary } from './types';
 
 /** The filesystem operations the store needs. Paths are plain strings joined with '/'. */
@@ -38,6 +39,7 @@ export interface LoadResult {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * Writes `<path>.tmp-<random>` and renames it over `path`, so readers see the old or the new file,
@@ -53,6 +55,48 @@ export async function writeFileAtomic(fs: StoreFs, path: string, text: string): 
     await fs.delete(temp).catch(noop);
     throw error;
   }
+}
+
+const TEMP_PATTERN = /^([A-Za-z0-9_-]{1,128})\.json\.tmp-[A-Za-z0-9-]+$/;
+
+/** Names in `names` that are temporary files of conversation `id` (left by `writeFileAtomic`). */
+export function tempFilesOf(names: readonly string[], id: string): string[] {
+  return names.filter((name) => TEMP_PATTERN.exec(name)?.[1] === id);
+}
+
+/**
+ * Puts back conversation files lost between the two halves of a rename: over an existing file,
+ * `vscode.workspace.fs` in the extension host deletes the target and then moves the new file, so a kill
+ * between them leaves only the complete temporary file (found by the crash trials). For each id in `dir`
+ * with temporary files but no `<id>.json` (and not `busy`, i.e. being written now), the newest one that
+ * parses is renamed into place. Returns the ids put back.
+ */
+export async function recoverInterruptedRenames(
+  fs: StoreFs,
+  dir: string,
+  names: readonly string[],
+  busy: (id: string) => boolean,
+): Promise<string[]> {
+  const present = new Set(names);
+  const orphaned = new Set(names.flatMap((name) => TEMP_PATTERN.exec(name)?.[1] ?? []));
+  const recovered: string[] = [];
+  for (const id of orphaned) {
+    if (present.has(`${id}.json`) || busy(id)) continue;
+    let best: { name: string; updatedAt: number; size: number } | undefined;
+    for (const name of tempFilesOf(names, id)) {
+      const text = decoder.decode(await fs.readFile(`${dir}/${name}`));
+      const parsed = parseConversationFile(text, id); // a temp file torn by a crash does not parse
+      if (!parsed.ok) continue;
+      const { updatedAt } = parsed.value;
+      if (!best || updatedAt > best.updatedAt || (updatedAt === best.updatedAt && text.length > best.size)) {
+        best = { name, updatedAt, size: text.length };
+      }
+    }
+    if (!best) continue;
+    await fs.rename(`${dir}/${best.name}`, `${dir}/${id}.json`, { overwrite: false });
+    recovered.push(id);
+  }
+  return recovered;
 }
 
 /**

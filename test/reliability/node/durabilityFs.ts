@@ -1,6 +1,7 @@
 // A real filesystem for the chat store that "dies" at a chosen step: the process is gone from then on, so
 // that operation and every later one fail. At a file write it can also die halfway, leaving the first half
-// of the bytes on disk, as a kill or power cut during write() would.
+// of the bytes on disk, as a kill or power cut during write() would. A rename over a file is two steps, as in
+// the real editor.
 import { promises as fsp } from 'node:fs';
 import type { StoreFs } from '../../../src/chat/store';
 
@@ -55,9 +56,18 @@ export class CrashingFs implements StoreFs {
     await fsp.writeFile(path, data);
   }
 
+  /**
+   * Renames as `vscode.workspace.fs` does in the extension host: over an existing file, VS Code's disk
+   * provider deletes the target first and then moves the file, so a kill between the two leaves no target.
+   */
   async rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    this.alive();
+    if (await this.exists(to)) {
+      if (!options.overwrite) throw new Error(`EEXIST: ${to}`);
+      if (this.step(`delete ${to} (rename over it)`)) throw new SimulatedCrash(this.crashAt);
+      await fsp.rm(to);
+    }
     if (this.step(`rename ${from} -> ${to}`)) throw new SimulatedCrash(this.crashAt);
-    if (!options.overwrite && (await this.exists(to))) throw new Error(`EEXIST: ${to}`);
     await fsp.rename(from, to);
   }
 

@@ -1,0 +1,183 @@
+// §6 Crash trials in the real editor: each trial streams an answer into the chat (a new chat, or the one the
+// restart restored), waits a random moment while the answer streams and the store saves it every 500 ms,
+// copies what the conversation files hold, kills the extension host with SIGKILL, and reloads the window
+// (a new extension host). Then every conversation on disk before the kill is still there, none lost text
+// or went back to an older version, the history index lists them all, and the chat shows the conversation
+// that was killed when it had been saved. CI runs 20 trials; `npm run crash-trials -- --crash-trials=200`
+// runs more. The seed (`--crash-seed=N`, printed) makes the moments and choices repeatable.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { Page } from 'playwright-core';
+import { parseConversationFile, parseIndex } from '../../../src/chat/storeFormat';
+import type { Conversation } from '../../../src/chat/types';
+import { articles, openChat, send, until } from '../../e2e/chatHelpers';
+import { startEmulator, type Emulator } from '../../gateway-emulator';
+import { e2e } from '../../harness/e2eFixture';
+import { crashViolations } from './crashTrialsCheck';
+import {
+  alive,
+  chatsDir,
+  describeChats,
+  extensionHostConnectedTo,
+  extensionHostPids,
+  readConversations,
+} from './durabilityFiles';
+
+const flag = (name: string): string | undefined =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const TRIALS = Number(flag('crash-trials') ?? 20);
+const SEED = Number(flag('crash-seed') ?? 20261126);
+/** Longest wait after the request reaches the gateway: six save intervals of the store. */
+const MAX_DELAY_MS = 3000;
+/** The question is on disk this long after its request reached the gateway (its write started before). */
+const QUESTION_SAVED_MS = 250;
+
+interface Trial {
+  delayMs: number;
+  /** Continue the conversation the restart shows, rather than start a new chat. */
+  continueShown: boolean;
+}
+
+/** Replaces settings.json by a rename (a new file, which the settings watcher reliably sees). */
+function setUserSetting(key: string, value: unknown): () => void {
+  const file = join(e2e().server.userDataDir, 'User', 'settings.json');
+  const original = readFileSync(file, 'utf8');
+  const write = (text: string): void => {
+    writeFileSync(`${file}.crash`, text);
+    renameSync(`${file}.crash`, file);
+  };
+  write(JSON.stringify({ ...(JSON.parse(original) as object), [key]: value }, null, 2));
+  return () => write(original);
+}
+
+/** Ids listed in the history index, or an empty set when it is missing or unreadable. */
+function indexedIds(userDataDir: string): Set<string> {
+  const file = join(chatsDir(userDataDir), 'index.json');
+  if (!existsSync(file)) return new Set();
+  const parsed = parseIndex(readFileSync(file, 'utf8'));
+  return new Set(parsed.ok ? parsed.value.map((s) => s.id) : []);
+}
+
+/**
+ * What the store had saved: each conversation file, or for one caught between the delete and the move of
+ * a rename over it (how VS Code renames), its newest complete temporary file, which the store puts back.
+ */
+function savedConversations(userDataDir: string): Map<string, Conversation> {
+  const saved = readConversations(userDataDir);
+  const dir = join(chatsDir(userDataDir), 'conversations');
+  if (!existsSync(dir)) return saved;
+  for (const name of readdirSync(dir)) {
+    const id = /^(.+)\.json\.tmp-[A-Za-z0-9-]+$/.exec(name)?.[1];
+    if (!id || existsSync(join(dir, `${id}.json`))) continue;
+    let parsed;
+    try {
+      parsed = parseConversationFile(readFileSync(join(dir, name), 'utf8'), id);
+    } catch {
+      continue; // moved into place meanwhile
+    }
+    const known = saved.get(id);
+    if (parsed.ok && (!known || parsed.value.updatedAt > known.updatedAt)) saved.set(id, parsed.value);
+  }
+  return saved;
+}
+
+/** Reloads the window (a new extension host) and opens the chat; the reload is retried once. */
+async function restart(page: Page): ReturnType<typeof openChat> {
+  try {
+    await e2e().reload(page);
+  } catch {
+    await e2e().reload(page);
+  }
+  return openChat(page);
+}
+
+describe('Crash trials: kill -9 of the extension host while an answer streams', function () {
+  let paced: Emulator | undefined;
+  let restoreSettings: (() => void) | undefined;
+  this.timeout(60_000 + TRIALS * 45_000);
+
+  after(async () => {
+    restoreSettings?.();
+    await e2e()
+      .reload()
+      .catch(() => undefined);
+    await paced?.close();
+  });
+
+  it(`${TRIALS} trials: no conversation lost, shrunk or replaced by an older one`, async () => {
+    const { page, server } = e2e();
+    const trials = fc.sample(
+      fc.record({ delayMs: fc.integer({ min: 0, max: MAX_DELAY_MS }), continueShown: fc.boolean() }),
+      { seed: SEED, numRuns: TRIALS },
+    ) as Trial[];
+    console.log(`      crash trials: ${TRIALS}, seed ${SEED} (repeat with --crash-seed=${SEED})`);
+    // About a minute of answer (20 KB at 8 characters every 25 ms): every kill lands mid-stream.
+    paced = await startEmulator({ port: 0, chunkDelayMs: 25 });
+    restoreSettings = setUserSetting('modelGateway.baseUrl', paced.url);
+    let frame = await restart(page); // a new extension host reads the setting at start
+    const started = Date.now();
+    const failures: string[] = [];
+    for (const [n, trial] of trials.entries()) {
+      const prompt = `Crash trial ${n + 1} of seed ${SEED} [[answer:long]]`;
+      if (!trial.continueShown) {
+        await frame.getByRole('button', { name: 'New chat', exact: true }).click();
+        await until(async () => (await frame.getByRole('article').count()) === 0, 10_000, 'an empty chat');
+      }
+      await send(frame, prompt);
+      await paced.waitFor(
+        (requests) => requests.some((r) => JSON.stringify(r.body ?? '').includes(`Crash trial ${n + 1} `)),
+        15_000,
+      );
+      await new Promise((r) => setTimeout(r, trial.delayMs));
+      const host = extensionHostConnectedTo(server.pgid, paced.port);
+      assert.ok(
+        host,
+        `trial ${n + 1}: the streaming extension host (of ${extensionHostPids(server.pgid).join(', ')})`,
+      );
+      // What the store had saved, read just before the kill: a write after the read only adds to it.
+      const before = savedConversations(server.userDataDir);
+      process.kill(host, 'SIGKILL');
+      await until(() => !alive(host), 5000, 'the extension host to die');
+      const killed = [...before.values()].find((c) => c.turns.some((t) => t.content === prompt));
+      // The store writes the question when it is sent, before the request: lost, the restarted chat would
+      // show an older conversation as the newest, and the killed one would be gone from history.
+      const questionLost = !killed && trial.delayMs >= QUESTION_SAVED_MS;
+
+      const restartAt = Date.now();
+      frame = await restart(page);
+      const restartMs = Date.now() - restartAt;
+      const after = readConversations(server.userDataDir);
+      const problems = crashViolations(before, after).map((v) => `${v.kind} ${v.id}: ${v.detail}`);
+      if (questionLost) problems.push(`the question was not on disk ${trial.delayMs} ms after the request`);
+      // Opening the chat listed the history, which reconciles the index with the files.
+      const unlisted = (): string[] => {
+        const listed = indexedIds(server.userDataDir);
+        return [...after.keys()].filter((id) => !listed.has(id));
+      };
+      await until(() => unlisted().length === 0, 10_000, 'the history index').catch(() => {});
+      for (const id of unlisted()) problems.push(`missing from the history index: ${id}`);
+      if (killed) {
+        // The restart shows the most recent conversation: the one killed, not an older one.
+        const you = articles(frame, 'You').last();
+        await until(async () => (await you.count()) > 0, 20_000, 'the restored conversation').catch(() => {});
+        const shown = (await you.count()) > 0 ? await you.innerText() : '(nothing)';
+        if (!shown.includes(prompt))
+          problems.push(`the chat shows "${shown.slice(0, 80)}", not the killed one`);
+      }
+      const saved = killed?.turns.at(-1)?.content.length ?? 0;
+      console.log(
+        `      trial ${n + 1}: ${trial.continueShown ? 'continued' : 'new chat'}, killed ${trial.delayMs} ms into` +
+          ` the answer (${saved} characters saved), ${before.size} conversations, restart ${restartMs} ms: ${problems.length ? 'FAILED' : 'ok'}`,
+      );
+      if (problems.length)
+        failures.push(`trial ${n + 1} (delay ${trial.delayMs} ms):\n  ${problems.join('\n  ')}`);
+    }
+    console.log(
+      `      ${TRIALS} trials in ${((Date.now() - started) / 1000).toFixed(0)} s, ${failures.length} failed (seed ${SEED})`,
+    );
+    if (failures.length) console.log(describeChats(server.userDataDir));
+    assert.deepEqual(failures, [], `crash trials failed (seed ${SEED})`);
+  });
+});
