@@ -93,6 +93,20 @@ describe('review streaming diff', () => {
     assert.equal(diff.finish(proposed), final, 'the same end is not diffed twice');
   });
 
+  it('prepares the end in slices with pauses between them, leaving finish little to do', async () => {
+    const { original, proposed } = bigFile();
+    const diff = new StreamingDiff(original);
+    diff.update(proposed.slice(0, 1000));
+    let pauses = 0;
+    // A zero-length slice: one piece of lines, then a pause.
+    await diff.prepare(proposed, () => Promise.resolve(void pauses++), 0);
+    assert.ok(pauses >= 20, `${pauses} pauses`);
+    assert.ok(newSide([...diff.settledSegments]).length > proposed.length - 5000, 'settled ahead');
+    const final = diff.finish(proposed);
+    assert.equal(oldSide(final), original);
+    assert.equal(newSide(final), proposed);
+  });
+
   it('costs as much per chunk at the end of a 2,000-line rewrite as at its start', function () {
     this.timeout(60_000);
     const { original, proposed } = bigFile();
