@@ -6,6 +6,8 @@ const WINDOW_SLACK = 40;
 const TAIL_CHECK = 256;
 /** Past this many line edits in the unsettled part, the preview stops looking for matches and shows additions. */
 const MAX_EDIT_LENGTH = 400;
+/** How many unsettled proposed lines are diffed at a time before the rest (see `settleAhead`). */
+const PIECE_LINES = 64;
 
 /**
  * The diff of a proposal that is still streaming against the original. Once a run of shared lines is
@@ -19,6 +21,8 @@ export class StreamingDiff {
   private settledLength = 0;
   private settledTail = '';
   private settled: Segment[] = [];
+  /** The last `finish`, which the caller may ask for twice (to check the merge, then to review it). */
+  private finished: { proposed: string; segments: Segment[] } | undefined;
 
   constructor(original: string) {
     this.oldLines = splitLines(original);
@@ -36,7 +40,7 @@ export class StreamingDiff {
    */
   update(proposed: string): Segment[] {
     this.checkPrefix(proposed);
-    const newLines = splitLines(proposed.slice(this.settledLength));
+    const newLines = this.settleAhead(proposed) ?? [];
     const window = this.oldLines.slice(this.settledOld, this.settledOld + newLines.length * 2 + WINDOW_SLACK);
     const segments = diffLineArrays(window, newLines, MAX_EDIT_LENGTH) ?? [
       { kind: 'change', oldText: '', newText: newLines.join('') },
@@ -51,14 +55,58 @@ export class StreamingDiff {
     return open;
   }
 
+  /**
+   * Settles the whole proposal ahead in slices of about `sliceMs`, waiting for `pause` between them, so
+   * that `finish` of the same proposal, called next, has little left to diff and blocks for little time.
+   */
+  async prepare(proposed: string, pause: () => Promise<void>, sliceMs = 8): Promise<void> {
+    if (this.finished?.proposed === proposed) return;
+    this.checkPrefix(proposed);
+    while (this.settleAhead(proposed, performance.now() + sliceMs) === undefined) await pause();
+  }
+
   /** Segments of the whole change once the stream has ended: every original line is accounted for. */
   finish(proposed: string): Segment[] {
+    if (this.finished?.proposed === proposed) return this.finished.segments;
     if (!proposed.startsWith(this.settled.map(newText).join(''))) this.reset();
-    const rest = diffLineArrays(
-      this.oldLines.slice(this.settledOld),
-      splitLines(proposed.slice(this.settledLength)),
-    );
-    return [...this.settled, ...rest];
+    // Settling ahead first keeps the one full diff below small: a full diff of a long scattered rewrite
+    // blocks the extension host for hundreds of milliseconds.
+    const newLines = this.settleAhead(proposed) ?? [];
+    const rest = diffLineArrays(this.oldLines.slice(this.settledOld), newLines);
+    const segments = [...this.settled, ...rest];
+    this.finished = { proposed, segments };
+    return segments;
+  }
+
+  /**
+   * Settles the unsettled proposed lines a piece at a time, each piece diffed against a window of the
+   * original, so one call costs about the same however much arrived since the last; returns the lines
+   * left unsettled (at most one piece, or more when no piece finds shared lines), or undefined when
+   * `deadline` (a performance.now() time) passed first. A piece that settles nothing is doubled, so a
+   * long insertion or deletion is still found.
+   */
+  private settleAhead(proposed: string, deadline = Infinity): string[] | undefined {
+    const newLines = splitLines(proposed.slice(this.settledLength));
+    let at = 0;
+    let size = PIECE_LINES;
+    // While streaming, the last line may be incomplete: it stays in the final, unsettled piece.
+    while (newLines.length - at > size) {
+      const piece = newLines.slice(at, at + size);
+      const window = this.oldLines.slice(this.settledOld, this.settledOld + size * 2 + WINDOW_SLACK);
+      const segments = diffLineArrays(window, piece, MAX_EDIT_LENGTH);
+      const settledBefore = this.settled.length;
+      const count = segments ? this.settle(segments) : 0;
+      if (count === 0) {
+        size *= 2;
+        continue;
+      }
+      // Settled segments are whole lines of the piece.
+      for (const segment of this.settled.slice(settledBefore)) at += splitLines(newText(segment)).length;
+      size = PIECE_LINES;
+      // Checked only after progress, so every call settles something.
+      if (newLines.length - at > size && performance.now() > deadline) return undefined;
+    }
+    return newLines.slice(at);
   }
 
   /** Settles the segments up to the last shared run that a complete line after it confirms; returns how many. */

@@ -11,6 +11,7 @@ import { extractCode } from '../../src/chat/codeExtract';
 import { createGatewayClient } from '../../src/gateway';
 import { InlineEdit } from '../../src/host/editor/inlineEdit';
 import { mergeMessages } from '../../src/review/mergePrompt';
+import { EMULATOR_KEY } from '../gateway-emulator/keys';
 import { startProbe } from './probes';
 import { benchBlock, benchFile } from './reviewFile';
 
@@ -80,7 +81,7 @@ async function openBenchFile(name: string, text: string): Promise<vscode.TextEdi
 
 /** The same stream without review: the same request and client, written as Apply writes it. */
 async function insertPlain(job: ReviewJob, editor: vscode.TextEditor, file: string): Promise<void> {
-  const client = createGatewayClient({ baseUrl: job.url, apiKey: () => 'sk-bench', userAgent: 'bench' });
+  const client = createGatewayClient({ baseUrl: job.url, apiKey: () => EMULATOR_KEY, userAgent: 'bench' });
   const messages = mergeMessages({
     fileName: vscode.workspace.asRelativePath(editor.document.uri),
     languageId: editor.document.languageId,
@@ -137,7 +138,7 @@ export async function run(): Promise<void> {
   const job = JSON.parse(process.env.MODEL_GATEWAY_BENCH_JOB ?? '{}') as ReviewJob;
   const results: ReviewResults = { node: process.version, runs: [] };
   try {
-    const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', { key: 'sk-bench' });
+    const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', { key: EMULATOR_KEY });
     if (ok !== true) throw new Error('could not set the API key');
     await measure(job, 'plain', -1); // unmeasured warm-up of both paths
     await measure(job, 'review', -1);

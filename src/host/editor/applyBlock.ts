@@ -96,6 +96,7 @@ export function registerApply(
       const abort = new AbortController();
       const edit = new InlineEdit(editor, range, original, () => abort.abort());
       review.startStreaming(edit, abort, original);
+      await review.prepare(proposed);
       if (!(await edit.setCode(proposed, true))) {
         await edit.restore();
         review.finish();
@@ -168,6 +169,7 @@ export function registerApply(
     }
 
     const merged = matchFinalNewline(current, toEol(document, extractCode(text, true)));
+    await review.prepare(merged);
     const check = checkMerge(current, merged, review.finalSegments(merged));
     if (!check.ok) {
       await giveBack();

@@ -10,9 +10,9 @@ const addedStyle = vscode.window.createTextEditorDecorationType({
   overviewRulerLane: vscode.OverviewRulerLane.Left,
 });
 // Removed lines are not in the document: each is drawn, struck through, after the line that replaced it.
+// Each carries its own text and hover, which cost the extension host (serializing) and the editor (a CSS
+// rule each), so only those near the visible lines are drawn; the overview ruler marks every one.
 const removedStyle = vscode.window.createTextEditorDecorationType({
-  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
-  overviewRulerLane: vscode.OverviewRulerLane.Left,
   after: {
     backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
     textDecoration: 'line-through',
@@ -20,6 +20,12 @@ const removedStyle = vscode.window.createTextEditorDecorationType({
     margin: '0 0 0 3ch',
   },
 });
+const removedRulerStyle = vscode.window.createTextEditorDecorationType({
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Left,
+});
+/** Lines above and below the visible ones whose removed lines are drawn too, so scrolling shows them at once. */
+const MARGIN_LINES = 200;
 
 /** A hunk as drawn: where its shown text is in the document, and the original text it replaces. */
 export interface DrawnHunk {
@@ -51,7 +57,12 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly subscriptions = [
     vscode.languages.registerCodeLensProvider({ scheme: '*' }, this),
     vscode.window.onDidChangeVisibleTextEditors(() => this.redraw()),
+    vscode.window.onDidChangeTextEditorVisibleRanges((e) => {
+      if (e.textEditor.document === this.document && !this.covers(e.visibleRanges)) this.redraw(false);
+    }),
   ];
+  /** The lines whose removed lines were last drawn. */
+  private drawnWindow: { from: number; to: number } = { from: 0, to: -1 };
 
   /** Shows a generation while it streams: the preview diff of what has arrived so far. */
   showStreaming(edit: InlineEdit, segments: readonly Segment[]): void {
@@ -141,26 +152,38 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     return lenses;
   }
 
-  private redraw(): void {
+  /** Draws the hunks; `lensesChanged` false when only the visible lines moved. */
+  private redraw(lensesChanged = true): void {
     const document = this.document;
     if (!document) return;
+    const editors = vscode.window.visibleTextEditors.filter((e) => e.document === document);
+    this.drawnWindow = drawnWindow(editors);
     const added: vscode.Range[] = [];
     const removed: vscode.DecorationOptions[] = [];
-    for (const hunk of this.hunks) drawHunk(document, hunk, added, removed);
-    for (const editor of vscode.window.visibleTextEditors) {
-      if (editor.document !== document) continue;
+    const ruler: vscode.Range[] = [];
+    for (const hunk of this.hunks) drawHunk(document, hunk, this.drawnWindow, { added, removed, ruler });
+    for (const editor of editors) {
       editor.setDecorations(addedStyle, added);
       editor.setDecorations(removedStyle, removed);
+      editor.setDecorations(removedRulerStyle, ruler);
     }
     this.snapshot = {
-      added: added.map((r) => r.start.line),
+      added: added.flatMap((r) =>
+        Array.from({ length: r.end.line - r.start.line + 1 }, (_, i) => r.start.line + i),
+      ),
       removed: removed.map((d) => ({
         line: d.range.start.line,
         text: d.renderOptions?.after?.contentText ?? '',
       })),
       hunks: this.hunks.length,
     };
-    this.changed.fire();
+    if (lensesChanged) this.changed.fire();
+  }
+
+  /** True when the removed lines drawn cover these visible ranges. */
+  private covers(ranges: readonly vscode.Range[]): boolean {
+    const { from, to } = this.drawnWindow;
+    return ranges.every((r) => r.start.line >= from && r.end.line <= to);
   }
 
   private setContext(pending: boolean, review: boolean): void {
@@ -188,22 +211,38 @@ function drawnHunks(start: number, segments: readonly Segment[]): DrawnHunk[] {
   return hunks;
 }
 
+/** The visible lines of these editors with a margin each side; when none is visible, the first lines. */
+function drawnWindow(editors: readonly vscode.TextEditor[]): { from: number; to: number } {
+  const ranges = editors.flatMap((e) => e.visibleRanges);
+  if (ranges.length === 0) return { from: 0, to: MARGIN_LINES };
+  const from = Math.min(...ranges.map((r) => r.start.line)) - MARGIN_LINES;
+  const to = Math.max(...ranges.map((r) => r.end.line)) + MARGIN_LINES;
+  return { from: Math.max(0, from), to };
+}
+
 /**
  * Marks a hunk's added lines, and draws each removed line after the added line that took its place; the
- * removed lines left over go after the last added line, or after the line above a pure deletion.
+ * removed lines left over go after the last added line, or after the line above a pure deletion. Removed
+ * lines outside `window` get only their overview-ruler mark.
  */
 function drawHunk(
   document: vscode.TextDocument,
   hunk: DrawnHunk,
-  added: vscode.Range[],
-  removed: vscode.DecorationOptions[],
+  window: { from: number; to: number },
+  out: { added: vscode.Range[]; removed: vscode.DecorationOptions[]; ruler: vscode.Range[] },
 ): void {
   const from = document.positionAt(hunk.offset);
   const to = document.positionAt(hunk.offset + hunk.length);
   const lastLine = hunk.length === 0 ? from.line - 1 : to.character === 0 ? to.line - 1 : to.line;
-  for (let line = from.line; line <= lastLine; line++) added.push(document.lineAt(line).range);
+  if (lastLine >= from.line) out.added.push(new vscode.Range(from.line, 0, lastLine, 0));
+  if (hunk.oldText === '') return;
+  const anchor = Math.min(
+    Math.max(lastLine >= from.line ? from.line : from.line - 1, 0),
+    document.lineCount - 1,
+  );
+  out.ruler.push(new vscode.Range(anchor, 0, anchor, 0));
+  if (Math.max(anchor, lastLine) < window.from || anchor > window.to) return;
   const oldLines = splitLines(hunk.oldText).map((l) => l.replace(/\r?\n$/, ''));
-  if (oldLines.length === 0) return;
   const hover = new vscode.MarkdownString()
     .appendMarkdown('**Removed by this change:**')
     .appendCodeblock(hunk.oldText, document.languageId);
@@ -211,7 +250,7 @@ function drawHunk(
   const place = (line: number, texts: string[]): void => {
     const target = Math.min(Math.max(line, 0), document.lineCount - 1);
     const end = document.lineAt(target).range.end;
-    removed.push({
+    out.removed.push({
       range: new vscode.Range(end, end),
       hoverMessage: hover,
       // Visible spaces: leading indentation would collapse in a decoration.

@@ -126,6 +126,7 @@ export function registerGenerateCode(
       );
       return { status: 'empty' };
     }
+    await review.prepare(code);
     if (!(await edit.setCode(code, true))) {
       // Only reached when the user typed without a pause for the whole wait: keep the code, not a part of it.
       const restored = await edit.restore();

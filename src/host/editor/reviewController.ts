@@ -61,6 +61,13 @@ export class ReviewController implements vscode.Disposable {
     this.view.showStreaming(edit, [...diff.settledSegments, ...open]);
   }
 
+  /** Diffs the finished stream ahead across event-loop turns, so `finalSegments` and `startReview` block little. */
+  async prepare(code: string): Promise<void> {
+    if (this.active?.kind !== 'streaming') return;
+    const { diff, edit } = this.active;
+    await diff.prepare(toEol(edit.document, code), () => new Promise((resolve) => setImmediate(resolve)));
+  }
+
   /** The whole change `code` makes to the streamed region, reusing the streaming diff's settled part. */
   finalSegments(code: string): Segment[] | undefined {
     if (this.active?.kind !== 'streaming') return undefined;

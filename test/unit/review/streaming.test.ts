@@ -71,6 +71,42 @@ describe('review streaming diff', () => {
     ]);
   });
 
+  it('settles a long stretch that arrived at once, a piece at a time, without a whole-file diff', () => {
+    // Updates come far apart when the extension host is busy: 1,000 lines with a change every fourth one
+    // used to exceed the diff's edit limit, so nothing settled and every later update and the end paid
+    // for a diff of the whole file.
+    const lines = Array.from({ length: 2000 }, (_, i) => `export const value${i} = ${i};\n`);
+    const original = lines.join('');
+    const proposed = lines.map((l, i) => (i % 4 === 3 ? l.replace(';', ' * 2;') : l)).join('');
+    const diff = new StreamingDiff(original);
+    const half = proposed.slice(0, proposed.length / 2);
+    const open = diff.update(half);
+    assert.equal(newSide([...diff.settledSegments, ...open]), half);
+    assert.ok(
+      newSide([...diff.settledSegments]).length > half.length - 2000,
+      'all but the last piece is settled',
+    );
+    const final = diff.finish(proposed);
+    assert.equal(oldSide(final), original);
+    assert.equal(newSide(final), proposed);
+    assert.equal(final.filter((s) => s.kind === 'change').length, 500, 'one hunk per changed line');
+    assert.equal(diff.finish(proposed), final, 'the same end is not diffed twice');
+  });
+
+  it('prepares the end in slices with pauses between them, leaving finish little to do', async () => {
+    const { original, proposed } = bigFile();
+    const diff = new StreamingDiff(original);
+    diff.update(proposed.slice(0, 1000));
+    let pauses = 0;
+    // A zero-length slice: one piece of lines, then a pause.
+    await diff.prepare(proposed, () => Promise.resolve(void pauses++), 0);
+    assert.ok(pauses >= 20, `${pauses} pauses`);
+    assert.ok(newSide([...diff.settledSegments]).length > proposed.length - 5000, 'settled ahead');
+    const final = diff.finish(proposed);
+    assert.equal(oldSide(final), original);
+    assert.equal(newSide(final), proposed);
+  });
+
   it('costs as much per chunk at the end of a 2,000-line rewrite as at its start', function () {
     this.timeout(60_000);
     const { original, proposed } = bigFile();
