@@ -169,10 +169,20 @@ describe('chat webview polish (issue 16, Chromium, real bundle)', function () {
     );
     await summaries.first().click();
     await page.waitForFunction(() => document.querySelectorAll('details.thinking[open]').length === 1);
+    // The choice is saved on the details' toggle event, which the browser fires a task after the click.
+    await page.waitForFunction(
+      (id) => (window.__uiState() as { thinkingOpen?: Record<string, boolean> }).thinkingOpen?.[id] === true,
+      first.id,
+    );
     const saved = (await page.evaluate(() => window.__uiState())) as {
       thinkingOpen?: Record<string, boolean>;
     };
     assert.deepEqual(saved.thinkingOpen, { [first.id]: true });
+    // …and told to the host, which keeps it with the conversation (so a reload shows it the same way).
+    assert.deepEqual(
+      (await hp.posted()).filter((m) => m.type === 'setThinkingOpen'),
+      [{ type: 'setThinkingOpen', turnId: first.id, open: true }],
+    );
     // A later full state (after a save, a model change…) rebuilds the turns: the choice survives.
     await hp.send({ type: 'state', state: viewState(turns) });
     const open = await page
