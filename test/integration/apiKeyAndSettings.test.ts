@@ -103,8 +103,10 @@ describe('API key, settings and Test Connection (real extension host)', () => {
       await setSetting('baseUrl', `${second.url}/v1/`);
       const ok = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(ok.ok, true);
-      assert.equal(second.requests.length, 1);
-      assert.equal(second.requests[0].path, '/v1/chat/completions');
+      // The new base URL also gets the model list asked for in the background (GET /v1/models).
+      const chats = second.requests.filter((r) => r.path !== '/v1/models');
+      assert.equal(chats.length, 1);
+      assert.equal(chats[0].path, '/v1/chat/completions');
       await setSetting('baseUrl', 'not a url');
       const fallback = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       // The invalid value is reported and the default is used instead: no crash, a typed result.
