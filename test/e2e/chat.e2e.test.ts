@@ -73,7 +73,14 @@ describe('Chat panel in the real editor', function () {
     await send(frame, 'Tell me a long story [[fault:stall-mid-stream]]');
     const stop = frame.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ state: 'visible' });
-    await until(() => emulator().requests.length > before, 10_000, 'the request');
+    await until(
+      () =>
+        emulator()
+          .requests.slice(before)
+          .some((r) => r.path === '/v1/chat/completions'),
+      10_000,
+      'the request',
+    );
     const answer = articles(frame, /^Assistant /).last();
     const opening = answerHeadline('Tell me a long story').slice(0, 12);
     await until(async () => (await answer.innerText()).includes(opening), 10_000, 'partial text');
@@ -106,7 +113,14 @@ describe('Chat panel in the real editor', function () {
     const before = emulator().requests.length;
     const firstRequest = lastChatRequest();
     await frame.getByRole('button', { name: 'Regenerate' }).last().click();
-    await until(() => emulator().requests.length > before, 10_000, 'the regenerate request');
+    await until(
+      () =>
+        emulator()
+          .requests.slice(before)
+          .some((r) => r.path === '/v1/chat/completions'),
+      10_000,
+      'the regenerate request',
+    );
     await until(
       async () =>
         (

@@ -37,7 +37,15 @@ function useMatrixSettings(): string {
 
 /** Waits until the answer in progress has ended: the request was made and Stop made way for Send. */
 async function answerEnded(frame: FrameLocator, requestsBefore: number, timeoutMs: number): Promise<void> {
-  await until(() => emulator().requests.length > requestsBefore, 10_000, 'the request to reach the gateway');
+  // The chat request itself: the model list the extension asks for after a settings change is not it.
+  await until(
+    () =>
+      emulator()
+        .requests.slice(requestsBefore)
+        .some((r) => r.path === '/v1/chat/completions'),
+    10_000,
+    'the request to reach the gateway',
+  );
   const stop = frame.getByRole('button', { name: 'Stop', exact: true });
   await until(async () => !(await stop.isVisible()), timeoutMs, 'the answer to end by itself');
 }

@@ -160,7 +160,14 @@ describe('Conversation durability in the real editor', function () {
     await newChat(frame);
     const before = emulator().requests.length;
     await send(frame, STALLED_PROMPT);
-    await until(() => emulator().requests.length > before, 10_000, 'the request at the gateway');
+    await until(
+      () =>
+        emulator()
+          .requests.slice(before)
+          .some((r) => r.path === '/v1/chat/completions'),
+      10_000,
+      'the request at the gateway',
+    );
     await new Promise((r) => setTimeout(r, 1500)); // three save intervals: long enough to be on disk
     const host = extensionHostConnectedTo(server.pgid, emulator().port);
     assert.ok(
