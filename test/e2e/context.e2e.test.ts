@@ -239,6 +239,8 @@ describe('Chat context in the real editor', function () {
     assert.match(sent, /<attachment kind="terminal"/);
     assert.ok(sent.includes('$ sleep 1; echo ctx-$((40+2))-done'), 'the command line travelled');
     assert.ok(sent.includes('\nctx-42-done'), `its output travelled: ${JSON.stringify(sent.slice(0, 600))}`);
+    // The next tests (and files) share this editor: leave no terminal behind.
+    await runCommand(page, 'Terminal: Kill All Terminals');
   });
 
   it('refuses secrets, binary files and links out of the workspace; cuts a large file and refuses one over the context', async () => {
@@ -310,6 +312,9 @@ describe('Chat context in the real editor', function () {
       'the message put back',
     );
     assert.equal(chatRequestCount(), count, 'nothing was sent');
+    // Leave the shared chat as it was found: no pending chip (its file goes with this file's folder), no draft.
+    await frame.getByRole('button', { name: 'Remove huge.log' }).click();
+    await messageBox(frame).fill('');
     for (const request of emulator().requests) {
       const body = JSON.stringify(request.body ?? '');
       assert.ok(!body.includes('dotenv-secret-value-5521'), 'the .env content never reached the gateway');
