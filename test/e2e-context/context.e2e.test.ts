@@ -1,3 +1,5 @@
+// Its own suite (`runE2E --suite=e2e-context`, a fresh editor): the tests add files, chips, a terminal and
+// Explorer state that other suites' tests would otherwise meet.
 // Chat context in the real editor: attachments chosen through the # picker, the Explorer, the selection, the
 // current-file suggestion, problems and the terminal travel to the gateway as delimited blocks (read back from
 // the emulator's record), show as chips, survive regenerate and reload, and what must not be sent is refused.
@@ -6,8 +8,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, newChat, openChat, until } from './chatHelpers';
-import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from './contextHelpers';
+import { articles, emulator, newChat, openChat, until } from '../e2e/chatHelpers';
+import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from '../e2e/contextHelpers';
 
 const ALPHA =
   'export function alpha(): string {\n  return "alpha-body-7f3";\n}\n\nexport const ALPHA_LINE_5 = 5;\n';
