@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
+import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
 import { resourceCounts, resourceGrowth, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
@@ -102,7 +103,8 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
     await setSetting('baseUrl', url);
     await setSetting('chat.systemPrompt', SOAK_SYSTEM_PROMPT);
     await setSetting('network.retries', 0);
-    await setKey();
+    // The harness's emulator knows only its own keys (the integration tests' key belongs to their emulators).
+    await setKey(EMULATOR_TEST_KEY);
     gc = collector();
   });
 
