@@ -168,6 +168,8 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
     // The harness's emulator sends a whole answer at once; a second one, paced at 4 ms a chunk, makes
     // the 50 answers really stream side by side. It runs in this process and is closed before measuring.
     const paced = await keyedEmulator({ chunkDelayMs: 4 });
+    // It knows the key the rest of the soak uses, too.
+    paced.keys.add(EMULATOR_TEST_KEY);
     const started = Date.now();
     try {
       await setSetting('baseUrl', paced.url);
