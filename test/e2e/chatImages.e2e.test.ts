@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { screenshot } from '../harness/browser';
+import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { readImageDimensions } from '../support/pngInfo';
 import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
@@ -106,6 +106,9 @@ describe('Images in the chat (real editor)', function () {
       10_000,
       'the link',
     );
+    // The link is left unsaved, as a user would find it; the later tests need a clean editor area.
+    await runCommand(page, 'File: Revert File');
+    await runCommand(page, 'View: Close All Editors');
   });
 
   it('Stop during generation aborts the request and leaves no file', async () => {
