@@ -6,7 +6,7 @@ import type { Locator } from 'playwright-core';
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 md.linkify.set({ fuzzyLink: false });
 
-/** The text of each block (paragraph, list item, heading, code block) `markdown` renders to, in order. */
+/** The text of each block (paragraph, list item, heading, table cell, code block) `markdown` renders to, in order. */
 export function expectedBlocks(markdown: string): string[] {
   const blocks: string[] = [];
   for (const token of md.parse(markdown, {})) {
@@ -26,7 +26,7 @@ export function expectedBlocks(markdown: string): string[] {
 export function shownBlocks(answer: Locator): Promise<string[]> {
   return answer.locator('.markdown.answer').evaluate((root) => {
     const blocks: string[] = [];
-    const selector = 'p, li, h1, h2, h3, h4, h5, h6, pre';
+    const selector = 'p, li, h1, h2, h3, h4, h5, h6, th, td, pre';
     for (const el of Array.from(root.querySelectorAll<HTMLElement>(selector))) {
       // A loose list item holds paragraphs (counted themselves); a tight one holds its text directly.
       if (el.tagName === 'LI' && el.querySelector(':scope > p')) continue;
