@@ -109,6 +109,7 @@ describe('Images in the chat (real editor)', function () {
     // The link is left unsaved, as a user would find it; the later tests need a clean editor area.
     await runCommand(page, 'File: Revert File');
     await runCommand(page, 'View: Close All Editors');
+    await page.locator('.tab').filter({ hasText: 'image-notes.md' }).first().waitFor({ state: 'detached' });
   });
 
   it('Stop during generation aborts the request and leaves no file', async () => {

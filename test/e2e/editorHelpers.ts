@@ -3,15 +3,16 @@ import { quickInput } from '../harness/browser';
 
 /**
  * Opens a workspace file through Quick Open, as a user would, and puts the caret in it. Focus may be in the chat
- * webview (a chip was just clicked), where Ctrl+P can be lost: the workbench is clicked first, and the whole step
- * is tried up to three times.
+ * webview (a chip was just clicked), where keys can be lost: the workbench's title bar is clicked first (as
+ * runCommand does), the file's row is clicked rather than Enter pressed (Enter can meet a list still filling), and
+ * the whole step is tried up to three times, until the file's tab is the active one.
  */
 export async function openFile(page: Page, name: string): Promise<void> {
   const base = name.split('/').pop() ?? name;
   for (let attempt = 1; ; attempt++) {
     await page
-      .locator('.monaco-workbench .part.statusbar')
-      .click({ position: { x: 2, y: 2 } })
+      .locator('.monaco-workbench')
+      .click({ position: { x: 5, y: 5 } })
       .catch(() => undefined);
     await page.keyboard.press('Control+P');
     const input = quickInput(page);
@@ -19,8 +20,9 @@ export async function openFile(page: Page, name: string): Promise<void> {
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(name);
       // A row shows the base name, with the folder as its description.
-      await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: base }).first().waitFor();
-      await page.keyboard.press('Enter');
+      const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: base }).first();
+      await row.waitFor({ timeout: 10_000 });
+      await row.click({ timeout: 5_000 });
       await page.locator('.tab.active').filter({ hasText: base }).first().waitFor({ timeout: 10_000 });
     })().then(
       () => true,
