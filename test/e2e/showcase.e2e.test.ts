@@ -10,6 +10,8 @@ describe('Chat as an editor tab (README screenshot)', function () {
     const { page } = e2e();
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'View: Close Primary Side Bar');
+    // The picture is of the chat alone: a panel (the log, a terminal) left open by an earlier test goes.
+    await runCommand(page, 'View: Close Panel');
     await runCommand(page, 'Model Gateway: Open Chat in Editor');
     await page.locator('.tab').filter({ hasText: 'Model Gateway Chat' }).waitFor();
     const panel = await webviewWith(page, 'textarea[aria-label="Message"]', 30_000);
@@ -22,6 +24,9 @@ describe('Chat as an editor tab (README screenshot)', function () {
     await until(async () => (await answer.locator('table').count()) > 0, 20_000, 'the table');
     await until(async () => (await answer.innerText()).includes('total'), 20_000, 'the usage line');
     assert.ok((await answer.locator('pre code').count()) > 0, 'a highlighted code block');
+    // The answer's start (thinking, headings, the table) rather than its last lines.
+    await answer.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
     await screenshot(page, 'readme-chat-editor');
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
   });

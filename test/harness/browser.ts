@@ -125,31 +125,37 @@ export async function acceptInputBox(
 }
 
 /**
- * Runs a command by its palette title: F1, type the title, wait for a matching row, Enter. A palette that
+ * Runs a command by its palette title: F1, type the title, wait for a matching row, click it. A palette that
  * closes before the title is typed (a view taking focus as the window restores it, after a reload) is
  * opened again, up to three times.
  */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const input = quickInput(page);
-  for (let attempt = 1; ; attempt++) {
-    await page
-      .locator('.monaco-workbench')
-      .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
-      .catch(() => undefined);
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: timeoutMs });
-    const typed = await input
-      .fill(`>${title}`, { timeout: attempt < 3 ? 5_000 : timeoutMs })
-      .then(() => true)
-      .catch((error: unknown) => {
-        if (attempt >= 3) throw error;
-        return false;
-      });
-    if (typed) break;
-  }
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  await row.click({ timeout: timeoutMs });
+  // A view that takes the focus meanwhile (a command just run opens the chat, say) closes the palette under the
+  // pointer: the whole step is tried again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt >= 3;
+    const done = await (async () => {
+      await page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
+        .catch(() => undefined);
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: timeoutMs });
+      await input.fill(`>${title}`, { timeout: last ? timeoutMs : 5_000 });
+      await row.waitFor({ state: 'visible', timeout: timeoutMs });
+      await row.click({ timeout: last ? timeoutMs : 5_000 });
+    })().then(
+      () => true,
+      (error: unknown) => {
+        if (last) throw error;
+        return false;
+      },
+    );
+    if (done) return;
+    await page.keyboard.press('Escape');
+  }
 }
 
 /** Polls the command palette until a command whose label contains `title` is listed (bounded). */
