@@ -23,6 +23,7 @@ import {
   extensionHostConnectedTo,
   extensionHostPids,
   readConversations,
+  readIfPresent,
 } from './durabilityFiles';
 
 const flag = (name: string): string | undefined =>
@@ -66,17 +67,16 @@ function indexedIds(userDataDir: string): Set<string> {
  */
 function savedConversations(userDataDir: string): Map<string, Conversation> {
   const saved = readConversations(userDataDir);
+  const read = new Set(saved.keys());
   const dir = join(chatsDir(userDataDir), 'conversations');
   if (!existsSync(dir)) return saved;
   for (const name of readdirSync(dir)) {
     const id = /^(.+)\.json\.tmp-[A-Za-z0-9-]+$/.exec(name)?.[1];
-    if (!id || existsSync(join(dir, `${id}.json`))) continue;
-    let parsed;
-    try {
-      parsed = parseConversationFile(readFileSync(join(dir, name), 'utf8'), id);
-    } catch {
-      continue; // moved into place meanwhile
-    }
+    if (!id || read.has(id)) continue;
+    // Its file was absent when read: the temporary file, or the file itself if it was moved into place since.
+    const text = readIfPresent(join(dir, name)) ?? readIfPresent(join(dir, `${id}.json`));
+    if (text === undefined) continue;
+    const parsed = parseConversationFile(text, id);
     const known = saved.get(id);
     if (parsed.ok && (!known || parsed.value.updatedAt > known.updatedAt)) saved.set(id, parsed.value);
   }

@@ -109,10 +109,22 @@ export function readConversations(userDataDir: string): Map<string, Conversation
   for (const name of readdirSync(dir)) {
     const id = /^(.+)\.json$/.exec(name)?.[1];
     if (!id) continue;
-    const parsed = parseConversationFile(readFileSync(join(dir, name), 'utf8'), id);
+    const text = readIfPresent(join(dir, name));
+    if (text === undefined) continue; // removed since the listing (a rename over it, in two steps)
+    const parsed = parseConversationFile(text, id);
     if (parsed.ok) found.set(id, parsed.value);
   }
   return found;
+}
+
+/** A file's text, or undefined when it does not exist (any other error is thrown). */
+export function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /** The saved conversation whose first user message is `text`, if any. */
