@@ -19,6 +19,8 @@ async function run(emulator: Emulator, question: string) {
   const turn = startAssistantTurn(conversation, DEFAULT_CHAT_MODEL);
   const posted: HostToWebview[] = [];
   let atFirstChange: HostToWebview[] | undefined;
+  /** What was posted when the finished turn was saved, and the turn as it was then. */
+  let atSave: { posted: HostToWebview[]; status: string; text: string } | undefined;
   try {
     const outcome = await streamTurn({
       client,
@@ -28,8 +30,12 @@ async function run(emulator: Emulator, question: string) {
       signal: new AbortController().signal,
       post: (m) => posted.push(m),
       onChange: () => (atFirstChange ??= [...posted]),
+      saveFinished: async () => {
+        atSave = { posted: [...posted], status: turn.status, text: turn.content };
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      },
     });
-    return { outcome, posted, atFirstChange: atFirstChange ?? [], text: turn.content };
+    return { outcome, posted, atFirstChange: atFirstChange ?? [], atSave, text: turn.content };
   } finally {
     await client.close();
   }
@@ -62,5 +68,21 @@ describe('Chat stream loop (streamTurn)', () => {
     assert.ok(sent.length < events, `${sent.length} deltas for about ${events} events`);
     assert.equal(sent.map((d) => d.text ?? '').join(''), result.text);
     assert.equal(result.text, expectedChatAnswer(question));
+  });
+
+  it('saves the finished turn before the webview is told it ended, with every delta already posted', async () => {
+    emulator = await keyedEmulator({ chunkDelayMs: 0, chunkSize: 2 });
+    const result = await run(emulator, 'Explain what a ledger is.');
+    assert.ok(result.atSave, 'the finished turn was saved');
+    assert.equal(result.atSave.status, 'complete');
+    assert.equal(result.atSave.text, result.text);
+    assert.ok(!result.atSave.posted.some((m) => m.type === 'turnFinished'), 'saved before turnFinished');
+    assert.equal(
+      deltas(result.atSave.posted)
+        .map((d) => d.text ?? '')
+        .join(''),
+      result.text,
+    );
+    assert.equal(result.posted.at(-1)?.type, 'turnFinished');
   });
 });

@@ -224,6 +224,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
 
     const abort = new AbortController();
     let release!: () => void;
+    let saved = false;
     this.inflight = { abort, done: new Promise<void>((resolve) => (release = resolve)) };
     try {
       const messages = await this.fitContext(
@@ -250,12 +251,16 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
         signal: abort.signal,
         post: (m) => this.post(m),
         onChange: () => chat.scheduleSave(this.conversation),
+        saveFinished: async () => {
+          saved = true;
+          await chat.persist(this.conversation);
+        },
       });
       chat.log.info(`Chat answer ${outcome.status} (${model}).`);
     } finally {
       this.inflight = undefined;
       release();
-      await chat.persist(this.conversation);
+      if (!saved) await chat.persist(this.conversation);
     }
   }
 

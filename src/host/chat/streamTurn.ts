@@ -20,6 +20,11 @@ interface StreamTurnArgs {
   post: (message: HostToWebview) => void;
   /** Called after every change so the store can coalesce a save. */
   onChange: () => void;
+  /**
+   * Saves the finished turn. It runs before the webview is told the turn ended, so an answer shown as finished
+   * is on disk: a window reloaded (or a host killed) right after it cannot bring it back as interrupted.
+   */
+  saveFinished: () => Promise<void>;
 }
 
 /**
@@ -108,6 +113,7 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
     finishReason,
     reasoningMs,
   });
+  await args.saveFinished();
   post({
     type: 'turnFinished',
     turnId: turn.id,
@@ -117,7 +123,6 @@ export async function streamTurn(args: StreamTurnArgs): Promise<StreamOutcome> {
     finishReason,
     reasoningMs,
   });
-  args.onChange();
   return outcome;
 }
 
