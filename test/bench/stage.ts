@@ -3,7 +3,7 @@
  * esbuild.mjs run with --production against the real sources, so the measured bundles and VSIX are what
  * would ship, without touching the dist/ other tools use.
  */
-import { cpSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/paths';
 import { run } from '../harness/proc';
@@ -34,6 +34,9 @@ export async function productionStage(): Promise<Stage> {
     '.vscodeignore',
     'media',
     'docs',
+    'l10n',
+    // The manifest's titles and descriptions are %keys% resolved from these: without them the palette lists none.
+    ...readdirSync(repoRoot).filter((name) => /^package\.nls(\.[\w-]+)?\.json$/.test(name)),
   ]) {
     const from = join(repoRoot, name);
     if (existsSync(from)) cpSync(from, join(stageDir, name), { recursive: statSync(from).isDirectory() });
