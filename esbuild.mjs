@@ -91,6 +91,9 @@ if (tests) {
   });
   // The gateway client bundled as in the extension, for the test of undici's parser fallback.
   builds.push(nodeBundle('src/gateway/index.ts', 'out/bundled/gateway.js'));
+  // The test-only tool extension loads from out/ (its compiled main next to its manifest).
+  mkdirSync('out/test/fixtures/tool-extension', { recursive: true });
+  cpSync('test/fixtures/tool-extension/package.json', 'out/test/fixtures/tool-extension/package.json');
 }
 
 /** Copies the codicon font and stylesheet next to the bundles so the webview can load them. */

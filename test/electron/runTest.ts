@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import type { TestResults } from '../integration/index';
-import { integrationEntry, repoRoot, resultsDir } from '../harness/paths';
+import { integrationEntry, repoRoot, resultsDir, toolFixtureExtension } from '../harness/paths';
 import { printSummary } from '../harness/runExtensionTests';
 import { makeWorkspace, startGateway } from '../harness/workspace';
 
@@ -41,7 +41,8 @@ export async function main(): Promise<number> {
     writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
     const code = await runTests({
       version: version(),
-      extensionDevelopmentPath: repoRoot,
+      // Model Gateway and the test-only extension that registers a language model tool.
+      extensionDevelopmentPath: [repoRoot, toolFixtureExtension],
       extensionTestsPath: integrationEntry,
       extensionTestsEnv: {
         MODEL_GATEWAY_TEST_RESULTS: resultsFile,

@@ -48,6 +48,9 @@ export const codeServerEntry = join(
 /** Compiled integration-test entry loaded by the extension host. */
 export const integrationEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
 
+/** The test-only extension that declares and registers a language model tool (test/fixtures/tool-extension). */
+export const toolFixtureExtension = join(repoRoot, 'out', 'test', 'fixtures', 'tool-extension');
+
 /** Creates (if needed) and returns test-results/<sub> ($MODEL_GATEWAY_RESULTS_DIR/<sub> when set, for parallel runs). */
 export function resultsDir(sub = ''): string {
   const dir = join(process.env.MODEL_GATEWAY_RESULTS_DIR ?? join(repoRoot, 'test-results'), sub);

@@ -1,14 +1,16 @@
 // Runs the integration suite (test/integration) inside the extension host of a real VS Code (code-server),
 // loaded through the smoke-test driver's development payload. CLI: node out/test/harness/runExtensionTests.js
 //   [--emulator-url=URL] [--grep=TEXT] [--files=a.test,b.test] [--suite=reliability] [--timeout=ms] [--verbose]
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestResults } from '../integration/index';
 import { launchBrowser, openWorkbench } from './browser';
 import { remoteUri, startCodeServer } from './codeServer';
 import { ensureEditor } from './install';
-import { integrationEntry, repoRoot, resultsDir } from './paths';
+import { integrationEntry, repoRoot, resultsDir, toolFixtureExtension } from './paths';
 import { Cleanups, withTimeout } from './proc';
+import { packageToolFixture } from './toolFixture';
 import { makeWorkspace, startGateway } from './workspace';
 
 /** Options of {@link runExtensionTests}. */
@@ -57,7 +59,13 @@ export function printSummary(results: TestResults): number {
 /** Runs the suite and resolves with the process exit code (0 = all passed). */
 export async function runExtensionTests(options: ExtensionTestOptions = {}): Promise<number> {
   const started = Date.now();
-  for (const file of [join(repoRoot, 'dist', 'extension.js'), integrationEntry]) {
+  const required = [
+    join(repoRoot, 'dist', 'extension.js'),
+    integrationEntry,
+    join(toolFixtureExtension, 'extension.js'),
+    join(toolFixtureExtension, 'package.json'),
+  ];
+  for (const file of required) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build the extension and the tests first`);
   }
   await ensureEditor();
@@ -70,9 +78,15 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
     cleanups.add(() => gateway.close());
     const workspace = makeWorkspace();
     cleanups.add(() => workspace.dispose());
+    // The extension whose language model tool the tests call (only an extension that declares a tool may
+    // register it), installed next to Model Gateway under development.
+    const fixtureDir = mkdtempSync(join(tmpdir(), 'mg-tool-fixture-'));
+    cleanups.add(() => rmSync(fixtureDir, { recursive: true, force: true }));
+    const toolFixture = await packageToolFixture(fixtureDir);
     const server = await startCodeServer({
       folder: workspace.folder,
       settings: { 'modelGateway.baseUrl': gateway.url },
+      vsix: [toolFixture],
       logFile: join(resultsDir('logs'), 'integration-code-server.log'),
     });
     cleanups.add(() => server.stop());

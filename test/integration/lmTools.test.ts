@@ -1,13 +1,30 @@
+// Tool calling through vscode.lm, as agent mode does it. The tool is a real one: declared and registered with
+// vscode.lm.registerTool by the test-only extension in test/fixtures/tool-extension (the runner loads it next
+// to Model Gateway), offered through vscode.lm.tools and run through vscode.lm.invokeTool.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, setSetting } from './helpers';
+import type { ToolFixtureApi } from '../fixtures/tool-extension/extension';
+import { eventually, keyedEmulator, setKey, setSetting } from './helpers';
 
-const WEATHER: vscode.LanguageModelChatTool = {
-  name: 'getWeather',
-  description: 'The weather in a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const TOOL_FIXTURE = 'modelgateway-tests.tool-fixture';
+
+/** A chat request body as the emulator received it. */
+interface ChatBody {
+  tools?: { type: string; function: { name: string; description: string; parameters: unknown } }[];
+  tool_choice?: string;
+  messages: {
+    role: string;
+    content: string;
+    tool_call_id?: string;
+    tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  }[];
+}
+
+/** The chat requests the emulator received (not the background model-list requests). */
+function chatBodies(emulator: Emulator): ChatBody[] {
+  return emulator.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatBody);
+}
 
 /** `capabilities` is newer than the typings this project builds against; the running editor has it. */
 function supportsTools(chat: vscode.LanguageModelChat): boolean | undefined {
@@ -36,6 +53,10 @@ async function ask(
 
 describe('Agent mode: tool calling through vscode.lm (real extension host)', () => {
   const emulators: Emulator[] = [];
+  let fixture: ToolFixtureApi;
+  /** The fixture's tool as VS Code offers it to every extension (name, description, input schema). */
+  let weather: vscode.LanguageModelToolInformation;
+
   async function gateway(tools: boolean): Promise<Emulator> {
     const emulator = await keyedEmulator({ tools, chunkSize: 4 });
     emulators.push(emulator);
@@ -50,6 +71,17 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
 
   before(async () => {
     await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
+    const extension = vscode.extensions.getExtension<ToolFixtureApi>(TOOL_FIXTURE);
+    assert.ok(extension, `the runner loads the tool fixture extension ${TOOL_FIXTURE}`);
+    fixture = await extension.activate();
+    await eventually(() => {
+      const tool = vscode.lm.tools.find((t) => t.name === fixture.toolName);
+      assert.ok(
+        tool,
+        `vscode.lm.tools lists ${fixture.toolName}: ${vscode.lm.tools.map((t) => t.name).join(', ')}`,
+      );
+      weather = tool;
+    });
     await setKey();
     await setSetting('network.retries', 0);
   });
@@ -58,47 +90,66 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
     await Promise.all(emulators.map((e) => e.close()));
   });
 
-  it('a tool call arrives, its result goes back, and the final answer follows', async () => {
+  it('a registered tool: its call arrives, vscode.lm.invokeTool runs it, its result goes back on the wire, and the final answer follows', async () => {
     const emulator = await gateway(true);
     const chat = await model('alpha-sonnet-4-5-20250929');
-    const question = vscode.LanguageModelChatMessage.User('Use getWeather for "Lisbon" please');
+    const question = vscode.LanguageModelChatMessage.User(`Use ${weather.name} for "Lisbon" please`);
     const first = await ask(chat, [question], {
-      tools: [WEATHER],
+      tools: [weather],
       toolMode: vscode.LanguageModelChatToolMode.Required,
     });
     assert.equal(first.calls.length, 1);
     const [call] = first.calls;
     assert.equal(call.name, 'getWeather');
     assert.deepEqual(call.input, { city: 'Lisbon' });
-    const sent = emulator.requests.at(-1)!.body as {
-      tools: { function: { name: string } }[];
-      tool_choice: string;
-    };
-    assert.deepEqual(
-      sent.tools.map((t) => t.function.name),
-      ['getWeather'],
-    );
-    assert.equal(sent.tool_choice, 'required');
-
-    const result = new vscode.LanguageModelToolResultPart(call.callId, [
-      new vscode.LanguageModelTextPart('Cloudy, 17 °C'),
+    const [asked] = chatBodies(emulator);
+    assert.deepEqual(asked.tools, [
+      {
+        type: 'function',
+        function: { name: 'getWeather', description: weather.description, parameters: weather.inputSchema },
+      },
     ]);
+    assert.deepEqual(asked.tools[0].function.parameters, {
+      type: 'object',
+      properties: { city: { type: 'string', description: "The city's name" } },
+      required: ['city'],
+    });
+    assert.equal(asked.tool_choice, 'required');
+
+    const calledBefore = fixture.invocations.length;
+    const result = await vscode.lm.invokeTool(
+      call.name,
+      { input: call.input, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.deepEqual(fixture.invocations.slice(calledBefore), [{ city: 'Lisbon' }], 'the tool itself ran');
+    const forecast = fixture.forecast('Lisbon');
+
     const second = await ask(
       chat,
       [
         question,
         vscode.LanguageModelChatMessage.Assistant([call]),
-        vscode.LanguageModelChatMessage.User([result]),
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelToolResultPart(call.callId, result.content),
+        ]),
       ],
-      { tools: [WEATHER] },
+      { tools: [weather] },
     );
-    assert.equal(second.text, 'The tool getWeather returned: Cloudy, 17 °C');
-    const wire = emulator.requests.at(-1)!.body as { messages: Record<string, unknown>[] };
+    assert.equal(second.text, `The tool getWeather returned: ${forecast}`);
+    assert.deepEqual(second.calls, []);
+
+    const bodies = chatBodies(emulator);
+    assert.equal(bodies.length, 2, 'one request for the call, one with its result');
+    const { messages } = bodies[1];
     assert.deepEqual(
-      wire.messages.map((m) => m.role),
+      messages.map((m) => m.role),
       ['user', 'assistant', 'tool'],
     );
-    assert.equal(wire.messages[2].tool_call_id, call.callId);
+    assert.deepEqual(messages[1].tool_calls, [
+      { id: call.callId, type: 'function', function: { name: 'getWeather', arguments: '{"city":"Lisbon"}' } },
+    ]);
+    assert.deepEqual(messages[2], { role: 'tool', tool_call_id: call.callId, content: forecast });
   });
 
   it('auto: a server that rejects tools with 400 gets the request again without them, and is remembered', async () => {
@@ -106,19 +157,17 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
     await setSetting('lm.toolCalling', 'auto');
     const chat = await model('alpha-haiku-4-5-20251001');
     const reply = await ask(chat, [vscode.LanguageModelChatMessage.User('What is a closure?')], {
-      tools: [WEATHER],
+      tools: [weather],
     });
     assert.ok(reply.text.length > 0);
-    const chats = emulator.requests.filter((r) => r.path === '/v1/chat/completions');
     assert.deepEqual(
-      chats.map((r) => 'tools' in (r.body as object)),
+      chatBodies(emulator).map((b) => 'tools' in b),
       [true, false],
     );
     emulator.reset();
-    await ask(chat, [vscode.LanguageModelChatMessage.User('And a promise?')], { tools: [WEATHER] });
-    const again = emulator.requests.filter((r) => r.path === '/v1/chat/completions');
+    await ask(chat, [vscode.LanguageModelChatMessage.User('And a promise?')], { tools: [weather] });
     assert.deepEqual(
-      again.map((r) => 'tools' in (r.body as object)),
+      chatBodies(emulator).map((b) => 'tools' in b),
       [false],
       'remembered: no second 400',
     );
@@ -129,8 +178,8 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
     await setSetting('lm.toolCalling', 'off');
     const chat = await model('alpha-sonnet-4-5-20250929');
     assert.equal(supportsTools(chat), false);
-    await ask(chat, [vscode.LanguageModelChatMessage.User('hello')], {});
-    assert.ok(!('tools' in (emulator.requests.at(-1)!.body as object)));
+    await ask(chat, [vscode.LanguageModelChatMessage.User('hello')], { tools: [weather] });
+    assert.ok(!('tools' in chatBodies(emulator).at(-1)!));
     await setSetting('lm.toolCalling', 'on');
     assert.equal(supportsTools(await model('alpha-sonnet-4-5-20250929')), true);
   });
