@@ -173,7 +173,7 @@ function typingRows(r: CompletionResults, what: string): Row[] {
       ratio: fmtRatio(storm.requests / Math.max(1, storm.calls)),
       budget: '≤ 2, every cancelled one closed',
       status: verdict(storm.requests <= 2 && storm.leftOpen === 0 && storm.answered),
-      note: `${what}; typed with the editor's \`type\` command as a keyboard types (each key on time, not waiting for the editor to take the one before), debounce at its default (300 ms): keys sent ${fmtMs(storm.gapMedianMs)} apart (median, longest gap ${fmtMs(storm.gapMaxMs)}), the edits reached the extension host ${fmtMs(storm.editGapMedianMs)} apart (median, longest gap ${fmtMs(storm.editGapMaxMs)}${storm.editGapMaxMs > 300 ? ': longer than the debounce, so a request there is the pause doing its job' : ''}), ${fmtMs(storm.typingMs)} in all${storm.typedAsSent ? '' : '; the line did NOT hold the keys in the order sent'}; ${storm.closedByClient} closed by the client before the response ended, ${storm.leftOpen} left open; ${storm.answered ? 'a suggestion showed after the pause' : 'no suggestion showed within 5 s of the pause'}`,
+      note: `${what}; typed with the editor's \`type\` command as a keyboard types (each key on time, not waiting for the editor to take the one before), debounce at its default (300 ms): keys sent ${fmtMs(storm.gapMedianMs)} apart (median, longest gap ${fmtMs(storm.gapMaxMs)}), the edits reached the extension host ${fmtMs(storm.editGapMedianMs)} apart (median, longest gap ${fmtMs(storm.editGapMaxMs)}${storm.editGapsOverDebounce ? `; ${storm.editGapsOverDebounce} gap(s) longer than the debounce, after each of which a request is the pause doing its job: the editor did not deliver a storm` : ''}), ${fmtMs(storm.typingMs)} in all${storm.typedAsSent ? '' : '; the line did NOT hold the keys in the order sent'}; ${storm.closedByClient} closed by the client before the response ended, ${storm.leftOpen} left open; ${storm.answered ? 'a suggestion showed after the pause' : 'no suggestion showed within 5 s of the pause'}`,
       data: { storm },
     });
   const through = r.through;
@@ -186,7 +186,7 @@ function typingRows(r: CompletionResults, what: string): Row[] {
       ratio: fmtRatio(through.requests / Math.max(1, through.calls)),
       budget: '0',
       status: verdict(through.requests === 0 && through.lines === 5 && through.kept),
-      note: `${what}; ${through.typed} of ${through.chars} characters typed with \`type\` ${CHAR_GAP_MS} ms apart as a keyboard types (longest gap between edits in the extension host ${fmtMs(through.editGapMaxMs)}), the debounce at 0 ms for this part (a call the cache missed would be a request at once); ${through.cacheHits} answered from the cache; ${through.kept ? 'Tab then accepted the rest of the same suggestion, so it stayed shown' : 'Tab did not accept the rest of the suggestion: it was no longer shown'}`,
+      note: `${what}; ${through.typed} of ${through.chars} characters typed with \`type\` ${CHAR_GAP_MS} ms apart as a keyboard types (longest gap between edits in the extension host ${fmtMs(through.editGapMaxMs)}), the debounce at 0 ms for this part (a call the cache missed would be a request at once); the provider answered ${through.answeredCalls} of VS Code's calls (${through.cacheHits} from the cache), VS Code cancelled the others before they reached the engine; ${through.kept ? 'Tab then accepted the rest of the same suggestion, so it stayed shown' : 'Tab did not accept the rest of the suggestion: it was no longer shown'}`,
       data: { through },
     });
   return rows;

@@ -51,6 +51,8 @@ export interface StormResult {
   gapMaxMs: number;
   editGapMedianMs: number;
   editGapMaxMs: number;
+  /** Gaps between edits longer than the debounce (300 ms): each is a pause after which a request is right. */
+  editGapsOverDebounce: number;
   typingMs: number;
   /** The line holds exactly the keys typed, in order. */
   typedAsSent: boolean;
@@ -71,6 +73,8 @@ export interface ThroughResult {
   chars: number;
   typed: number;
   calls: number;
+  /** Calls the provider answered with a suggestion (the others VS Code cancelled before they reached the engine). */
+  answeredCalls: number;
   requests: number;
   cacheHits: number;
   /** Tab after the typing accepted the rest of the same suggestion: it stayed shown. */

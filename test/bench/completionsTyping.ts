@@ -20,6 +20,8 @@ import { median } from './stats';
 
 /** What the storm types: a line of code, cycled (VS Code's own word suggestions are off in the bench editor). */
 const STORM_TEXT = 'let total = compute(alpha, beta) + gamma * 2; ';
+/** The debounce's default (modelGateway.complete.debounceMs), which the storm runs with. */
+const DEBOUNCE_MS = 300;
 /** Bound on the pause after the storm: the debounce, the request and its answer fit well inside. */
 const PAUSE_MS = 5000;
 
@@ -59,6 +61,7 @@ export async function stormPart(host: BenchHost, line: number): Promise<StormRes
     gapMaxMs: Math.max(...sentGaps),
     editGapMedianMs: median(editGaps),
     editGapMaxMs: Math.max(...editGaps),
+    editGapsOverDebounce: editGaps.filter((g) => g > DEBOUNCE_MS).length,
     typingMs: lastKey - sentAt[0],
     typedAsSent: editor.document.lineAt(line).text === INDENT + text,
     calls: calls.calls.length - callsFrom,
@@ -102,6 +105,7 @@ export async function throughPart(host: BenchHost, line: number): Promise<Throug
   await sleep(500);
   const requests = chatRequests(emulator.requests, afterShown).length;
   const callCount = calls.calls.length - callsFrom;
+  const answeredCalls = calls.calls.slice(callsFrom).filter((c) => c.text !== undefined).length;
   const cacheHits = host.stats.cacheHits - hitsFrom;
   await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
   const document = editor.document;
@@ -115,6 +119,7 @@ export async function throughPart(host: BenchHost, line: number): Promise<Throug
     chars: suggestion.length,
     typed,
     calls: callCount,
+    answeredCalls,
     requests,
     cacheHits,
     kept: inserted === suggestion,
