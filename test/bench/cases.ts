@@ -1,7 +1,7 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
 import { benchImageFiles, chatImageRows } from './chatImages';
 import { clientOverheadRows } from './clientOverhead';
-import { completionRows } from './completions';
+import { completionExtHostRows, completionRows } from './completions';
 import { contextExtHostRows } from './context';
 import { contextSendRows } from './contextSend';
 import { attachmentWebviewRows } from './contextWebview';
@@ -59,6 +59,7 @@ export const caseRunners: CaseRunner[] = [
   },
   { n: 7, name: '7. Chat context (send path, real editor)', run: contextSendRows },
   { n: 8, name: '8. Edit review (extension host)', run: reviewRows },
-  { n: 9, name: '9. Inline completions', run: completionRows },
+  { n: 9, name: '9. Inline completions (extension host)', run: completionExtHostRows },
+  { n: 9, name: '9. Inline completions (engine alone, plain Node)', run: completionRows },
   { n: 10, name: '10. Images in the chat (webview)', run: inBrowser(chatImageRows, benchImageFiles) },
 ];

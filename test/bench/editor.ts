@@ -112,7 +112,7 @@ const IMAGES_ENTRY: ExtHostEntry = {
  * Runs an entry (case 5's by default) inside the extension host of a real editor, with the staged extension
  * under development; resolves with the JSON the entry wrote.
  */
-export async function runInExtensionHost<Job extends { url: string } = ExtHostJob, Results = ExtHostResults>(
+export async function runInExtensionHost<Job extends object = ExtHostJob, Results = ExtHostResults>(
   stageDir: string,
   job: Job,
   timeoutMs: number,
@@ -121,11 +121,13 @@ export async function runInExtensionHost<Job extends { url: string } = ExtHostJo
   const entry = await buildExtHostEntry(variant.name);
   const resultsFile = join(resultsDir('bench'), `${variant.name}-results.json`);
   rmSync(resultsFile, { force: true });
+  const url = (job as { url?: unknown }).url;
   const workspace = makeWorkspace();
   variant.prepare?.(workspace.folder);
   const server = await startCodeServer({
     folder: workspace.folder,
-    settings: { 'modelGateway.baseUrl': job.url, ...variant.settings },
+    // A job without a URL belongs to an entry that starts its own emulator in the extension host.
+    settings: { ...(url ? { 'modelGateway.baseUrl': url } : {}), ...variant.settings },
     logFile: join(resultsDir('logs'), 'bench-exthost-code-server.log'),
   });
   const browser = await launchBrowser();

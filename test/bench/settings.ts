@@ -36,6 +36,17 @@ export interface BenchSettings {
     messages: number;
     sends: number;
   };
+  /**
+   * Case 9 in the extension host: measured rounds (provider and by hand each) after warm-up rounds, keystrokes
+   * of the storm, characters typed through the suggestion (0: all but the last); rounds of the plain-Node part.
+   */
+  completions: {
+    rounds: number;
+    warmup: number;
+    stormKeys: number;
+    throughChars: number;
+    plainRounds: number;
+  };
 }
 
 /** Reads `--quick` and `--only=` from argv. */
@@ -72,6 +83,7 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
         messages: 400,
         sends: 3,
       },
+      completions: { rounds: 3, warmup: 1, stormKeys: 30, throughChars: 12, plainRounds: 5 },
     };
   }
   return {
@@ -95,6 +107,8 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
     startup: { starts: 5 },
     images: { size: '4096x4096', side: 4096, counts: [1, 4], rounds: 2 },
     context: { files: 50_000, rounds: 5, webRounds: 3, attachmentBytes: 1_000_000, messages: 400, sends: 11 },
+    // The issue's storm is 200 keystrokes; the suggestion is typed through to its last character.
+    completions: { rounds: 40, warmup: 2, stormKeys: 200, throughChars: 0, plainRounds: 60 },
   };
 }
 

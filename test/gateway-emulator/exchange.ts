@@ -17,6 +17,11 @@ export interface RecordedRequest {
    */
   bodyAt?: number;
   firstWriteAt?: number;
+  /**
+   * Every body write, when the emulator was started with `recordWrites`: when it was handed to the socket (same
+   * clock as `bodyAt`), its size and its text (a benchmark finds the write that held a given byte).
+   */
+  writes?: Array<{ at: number; bytes: number; text: string }>;
   /** The client closed the socket before the response ended. */
   clientClosed: boolean;
   responseEnded: boolean;
@@ -126,7 +131,13 @@ export class Exchange {
   /** Writes and waits until the bytes are handed to the socket; false when the response is closed. */
   write(data: string | Buffer): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
-    this.record.firstWriteAt ??= performance.timeOrigin + performance.now();
+    const at = performance.timeOrigin + performance.now();
+    this.record.firstWriteAt ??= at;
+    this.record.writes?.push({
+      at,
+      bytes: Buffer.byteLength(data),
+      text: typeof data === 'string' ? data : data.toString('utf8'),
+    });
     return new Promise((resolve) => {
       const onClose = (): void => resolve(false);
       this.closeWaiters.add(onClose);

@@ -48,6 +48,8 @@ export interface EmulatorOptions {
   models?: readonly ServedModel[] | false;
   /** False makes the emulator answer 400 to any chat request with `tools` (a server without tool calling). */
   tools?: boolean;
+  /** Records every body write of every request in `RecordedRequest.writes` (for benchmarks; small answers only). */
+  recordWrites?: boolean;
 }
 
 /** A running emulator. */
@@ -169,6 +171,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       clientClosed: false,
       responseEnded: false,
     };
+    if (options.recordWrites) record.writes = [];
     requests.push(record);
     const ex = new Exchange(req, res, record, timers, notify);
     exchanges.add(ex);

@@ -207,6 +207,29 @@ describe('gateway emulator: chat', () => {
     assert.equal(emu.requests.length, 0);
   });
 
+  it('records every body write with its time and text only when asked to (recordWrites)', async () => {
+    const body = chatBody('Explain closures in two lines.', { stream: true });
+    await (await post(emu.url, CHAT, body)).text();
+    assert.equal(emu.requests[0].writes, undefined);
+    const recording = await startEmulator({ recordWrites: true });
+    try {
+      const text = await (await post(recording.url, CHAT, body)).text();
+      const rec = recording.requests[0];
+      const writes = rec.writes ?? [];
+      assert.ok(writes.length > 2, 'one write per SSE event');
+      assert.equal(writes.map((w) => w.text).join(''), text);
+      assert.equal(
+        writes.reduce((n, w) => n + w.bytes, 0),
+        Buffer.byteLength(text),
+      );
+      assert.equal(writes[0].at, rec.firstWriteAt);
+      assert.ok(writes.every((w, i) => i === 0 || w.at >= writes[i - 1].at));
+      assert.ok(writes[0].at >= (rec.bodyAt ?? Infinity));
+    } finally {
+      await recording.close();
+    }
+  });
+
   it('records a non-JSON body as the raw string and refuses it', async () => {
     const res = await fetch(`${emu.url}${CHAT}`, {
       method: 'POST',
