@@ -7,8 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { type Browser, type CDPSession, type Page, chromium } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
+import { launchChromium } from '../support/chromium';
 import type { Stage } from './stage';
 
 const NONCE = 'benchNonce0123456789abcdef';
@@ -100,20 +101,7 @@ export async function startWebBench(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--js-flags=--expose-gc',
-    ],
-  });
+  const browser: Browser = await launchChromium(['--js-flags=--expose-gc']);
 
   async function open(kind: 'webview' | 'render'): Promise<BenchPage> {
     const context = await browser.newContext({ viewport: { width: 420, height: 800 } });

@@ -2,6 +2,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { Emulator, RecordedRequest } from '../gateway-emulator';
 import { runCommand, webviewWith } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
+import { until } from '../support/poll';
 
 /** Opens the chat view through its command and returns the webview's frame. */
 export async function openChat(page: Page): Promise<FrameLocator> {
@@ -52,18 +53,7 @@ export function lastChatRequest(): { model: string; messages: { role: string; co
   return request.body as { model: string; messages: { role: string; content: string }[] };
 }
 
-/** Polls until `check` is true (bounded). */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { until };
 
 /** Normalises text as the DOM shows it, for comparing with the emulator's Markdown source. */
 export function visibleWords(text: string): string {

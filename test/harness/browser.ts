@@ -2,9 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { workbenchUrl } from './codeServer';
 import { resultsDir } from './paths';
+import { launchPersistentChromium } from '../support/chromium';
+import { waitFor } from '../support/poll';
 
 /** A Chromium instance with a fresh profile. */
 export interface Browser {
@@ -23,27 +25,12 @@ export interface LaunchOptions {
   height?: number;
 }
 
-/** Launches /usr/bin/chromium (or $CHROMIUM_PATH) headless with a fresh user-data dir. */
+/** Launches the suites' Chromium (see test/support/chromium.ts) with a fresh user-data dir; the runners own shutdown. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: !options.headed,
+  const context = await launchPersistentChromium(profile, {
+    headed: options.headed,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    timeout: 60_000,
-    // The runners own shutdown: they close Chromium after stopping the rest, on their own signal handlers.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -242,22 +229,24 @@ export function chatFrame(page: Page, index = 0): FrameLocator {
  * The content frame of the first webview that shows `selector` (the outer iframes carry no title, so several
  * open webviews are told apart by their content; a hidden view's frame is skipped). Polls until `timeoutMs`.
  */
-export async function webviewWith(page: Page, selector: string, timeoutMs = 20_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await page.locator(readyWebviews).count();
-    for (let i = 0; i < count; i++) {
-      const frame = chatFrame(page, i);
-      const shown = await frame
-        .locator(selector)
-        .first()
-        .isVisible()
-        .catch(() => false);
-      if (shown) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview contains ${selector} after ${timeoutMs} ms`);
-    await page.waitForTimeout(250);
-  }
+export function webviewWith(page: Page, selector: string, timeoutMs = 20_000): Promise<FrameLocator> {
+  return waitFor(
+    async () => {
+      const count = await page.locator(readyWebviews).count();
+      for (let i = 0; i < count; i++) {
+        const frame = chatFrame(page, i);
+        const shown = await frame
+          .locator(selector)
+          .first()
+          .isVisible()
+          .catch(() => false);
+        if (shown) return frame;
+      }
+      return undefined;
+    },
+    `a webview that contains ${selector}`,
+    timeoutMs,
+  );
 }
 
 /** Saves a full-window screenshot to test-results/<name>.png and returns the path. */

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../gateway-emulator';
+import { eventually } from '../support/poll';
 
 export const TEST_KEY = 'sk-integration-test-key-5f1c0a';
 
@@ -46,21 +47,7 @@ export async function openFile(name: string, text: string, language?: string): P
   return vscode.window.showTextDocument(typed);
 }
 
-/** Waits until `check` passes, polling; fails with its last error after `timeoutMs`. */
-export async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      last = error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw last;
-}
+export { eventually };
 
 /** Closes all editors without saving prompts. */
 export async function closeAllEditors(): Promise<void> {

@@ -5,9 +5,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { chatContentSecurityPolicy } from '../../src/host/chat/chatCsp';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
+import { launchChromium } from '../support/chromium';
 import { THEME_CSS, type ThemeKind } from './themes';
 
 /** The repository root: the nearest folder above this file with the project's package.json. */
@@ -162,19 +163,7 @@ export async function startHarness(): Promise<Harness> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const browser: Browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser: Browser = await launchChromium([]);
 
   async function open(options: PageOptions = {}): Promise<HarnessPage> {
     const context = await browser.newContext({

@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
-import { resourceCounts, resourceGrowth, type ResourceCounts } from './faultProbes';
+import { resourceCounts, settleResources, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
 import {
   SOAK_SYSTEM_PROMPT,
@@ -60,17 +60,6 @@ async function heapAfterGc(gc: () => void): Promise<number> {
     samples.push(process.memoryUsage().heapUsed);
   }
   return samples.sort((a, b) => a - b)[1];
-}
-
-/** Waits (bounded) until idle keep-alive sockets and timers are back within the slack of `before`. */
-async function settle(before: ResourceCounts, timeoutMs: number): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  let growth = resourceGrowth(before, resourceCounts());
-  while (growth.length > 0 && Date.now() < deadline) {
-    await sleep(200);
-    growth = resourceGrowth(before, resourceCounts());
-  }
-  return growth;
 }
 
 function assertCorrect(outcome: ChatOutcome, what: string): void {
@@ -208,7 +197,7 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
   it('no socket, timer or listener is left behind', async () => {
     assert.ok(baselineResources, 'the sequential soak ran first');
     // Idle keep-alive connections of the pool close after the server's keep-alive time-out (5 s).
-    const growth = await settle(baselineResources, 20_000);
+    const growth = await settleResources(baselineResources, 20_000);
     assert.deepEqual(growth, [], `handles over the baseline ${JSON.stringify(baselineResources)}`);
   });
 

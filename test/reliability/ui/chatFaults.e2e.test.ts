@@ -24,6 +24,7 @@ import { MATRIX_SETTINGS } from '../host/faultCases';
 import { errorEntries, extHostLog, type LogTail } from '../host/faultProbes';
 import { CHAT_FAULT_CASES, type ChatFaultCase } from './chatFaultsCases';
 import { openSockets } from './chatFaultsSockets';
+import { settle } from '../../support/poll';
 
 /** Writes the matrix settings into the user's settings.json (as a user would) and returns the old text. */
 function useMatrixSettings(): string {
@@ -93,14 +94,12 @@ describe('Fault matrix: chat panel in the real editor', function () {
   });
 
   /** Waits until at most `limit` connections to the gateway are open; returns the count. */
-  async function quietSockets(limit: number): Promise<number> {
-    const deadline = Date.now() + 10_000;
-    let open = openSockets(emulator().port);
-    while (open > limit && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      open = openSockets(emulator().port);
-    }
-    return open;
+  function quietSockets(limit: number): Promise<number> {
+    return settle(
+      () => openSockets(emulator().port),
+      (open) => open <= limit,
+      10_000,
+    );
   }
 
   CHAT_FAULT_CASES.forEach((c: ChatFaultCase, index) => {
