@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { createGatewayClient } from '../../../src/gateway';
 import { ImageError, MalformedResponseError, RateLimitError } from '../../../src/gateway/errors';
-import type { GatewayClient, GatewayClientOptions, ImageGenerationRequest } from '../../../src/gateway/types';
-import { type Emulator, startEmulator } from '../../gateway-emulator';
+import type { GatewayClientOptions, ImageGenerationRequest } from '../../../src/gateway/types';
+import type { Emulator } from '../../gateway-emulator';
 import { KEY, assertNoKey, logSink, rejection, tinyServer, until } from './helpers';
+import { useEmulatorClients } from '../../support/emulatorClients';
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(bytes: Uint8Array): [number, number] {
@@ -18,38 +18,17 @@ const PNG_BYTES = Buffer.from(
 
 describe('gateway client: images', function () {
   this.timeout(30_000);
-  let emulator: Emulator;
-  const clients: GatewayClient[] = [];
+  const gw = useEmulatorClients(KEY);
 
-  function make(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const c = createGatewayClient({
-      baseUrl: emulator.url,
-      apiKey: KEY,
-      retry: { baseDelayMs: 10 },
-      ...options,
-    });
-    clients.push(c);
-    return c;
-  }
   function gen(
     prompt: string,
     extra: Partial<ImageGenerationRequest> = {},
     options: Partial<GatewayClientOptions> = {},
   ) {
-    return make(options).generateImages({ prompt, size: '1024x1024', ...extra });
+    return gw.client(options).generateImages({ prompt, size: '1024x1024', ...extra });
   }
-  const downloads = (): Emulator['requests'] => emulator.requests.filter((r) => r.path.startsWith('/files/'));
-
-  before(async () => {
-    emulator = await startEmulator({ keys: [KEY] });
-  });
-  beforeEach(() => emulator.reset());
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const downloads = (): Emulator['requests'] =>
+    gw.emulator.requests.filter((r) => r.path.startsWith('/files/'));
 
   it('b64_json: decodes real PNG bytes of the requested size with the revised prompt', async () => {
     const result = await gen('a red fox', { response_format: 'b64_json', size: '1536x1024', n: 2 });
@@ -61,7 +40,7 @@ describe('gateway client: images', function () {
       assert.equal(image.sourceUrl, undefined);
     }
     assert.ok(result.created > 0);
-    const body = emulator.requests[0].body as Record<string, unknown>;
+    const body = gw.emulator.requests[0].body as Record<string, unknown>;
     assert.deepEqual(body, {
       model: 'beta-image-2',
       prompt: 'a red fox',
@@ -69,7 +48,7 @@ describe('gateway client: images', function () {
       size: '1536x1024',
       response_format: 'b64_json',
     });
-    assert.equal(emulator.requests[0].headers.authorization, `Bearer ${KEY}`);
+    assert.equal(gw.emulator.requests[0].headers.authorization, `Bearer ${KEY}`);
   });
 
   it('url: downloads at once from the gateway origin, with the key', async () => {
@@ -101,7 +80,7 @@ describe('gateway client: images', function () {
     const ok = await gen('[[fault:image-url-redirect:3]]', { response_format: 'url' });
     assert.equal(ok.images[0].format, 'png');
     assert.equal(downloads().length, 4);
-    emulator.reset();
+    gw.emulator.reset();
     const error = await rejection(gen('[[fault:image-url-redirect:4]]', { response_format: 'url' }));
     assert.ok(error instanceof ImageError && error.reason === 'too_many_redirects', String(error));
     assert.equal(downloads().length, 4);
@@ -122,7 +101,7 @@ describe('gateway client: images', function () {
       }
     }, 'localhost');
     try {
-      const client = make({ baseUrl: gateway.url });
+      const client = gw.client({ baseUrl: gateway.url });
       const result = await client.generateImages({ prompt: 'x' });
       assert.equal(result.images[0].format, 'png');
       assert.equal(gateway.requests[1].headers.authorization, `Bearer ${KEY}`);
@@ -143,7 +122,7 @@ describe('gateway client: images', function () {
       res.end(JSON.stringify({ data: [{ url: 'file:///etc/passwd' }] }));
     });
     try {
-      const error = await rejection(make({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }));
+      const error = await rejection(gw.client({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }));
       assert.ok(error instanceof ImageError && error.reason === 'unsupported_url');
     } finally {
       await gateway.close();
@@ -207,7 +186,7 @@ describe('gateway client: images', function () {
     });
     try {
       const error = await rejection(
-        make({ baseUrl: streamed.url, maxImageBytes: 200_000 }).generateImages({ prompt: 'x' }),
+        gw.client({ baseUrl: streamed.url, maxImageBytes: 200_000 }).generateImages({ prompt: 'x' }),
       );
       assert.ok(error instanceof ImageError && error.reason === 'too_large');
       await until(() => streamed.closed >= 1, 3000, 'the download to be cut off');
@@ -238,7 +217,7 @@ describe('gateway client: images', function () {
     });
     try {
       assert.ok(
-        (await rejection(make({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }))) instanceof
+        (await rejection(gw.client({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }))) instanceof
           MalformedResponseError,
       );
     } finally {
