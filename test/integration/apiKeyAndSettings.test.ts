@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, setSetting, TEST_KEY, useEmulator } from './helpers';
+import { keyedEmulator, setKey, setSetting, withSettings, TEST_KEY, useEmulator } from './helpers';
 
 type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
 
@@ -37,13 +37,13 @@ describe('API key, settings and Test Connection (real extension host)', () => {
     await setSetting('baseUrl', emulator.url);
     const rejecting = await startEmulator({ port: 0, acceptKey: (key) => key === 'sk-the-right-one' });
     try {
-      await setSetting('baseUrl', rejecting.url);
-      const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
-      assert.equal(result.ok, false);
-      assert.match(result.ok ? '' : result.message, /Set API Key/);
-      assert.ok(!(result.ok ? '' : result.message).includes('sk-wrong'));
+      await withSettings({ baseUrl: rejecting.url }, async () => {
+        const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
+        assert.equal(result.ok, false);
+        assert.match(result.ok ? '' : result.message, /Set API Key/);
+        assert.ok(!(result.ok ? '' : result.message).includes('sk-wrong'));
+      });
     } finally {
-      await setSetting('baseUrl', emulator.url);
       await rejecting.close();
     }
   });
@@ -53,14 +53,11 @@ describe('API key, settings and Test Connection (real extension host)', () => {
     const down = await keyedEmulator();
     const url = down.url;
     await down.close();
-    await setSetting('baseUrl', url);
-    try {
+    await withSettings({ baseUrl: url }, async () => {
       const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(result.ok, false);
       assert.match(result.ok ? '' : result.message, /connect|reach|refused/i);
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-    }
+    });
   });
 
   it('clears the key, then falls back to MODEL_GATEWAY_API_KEY from the environment', async () => {

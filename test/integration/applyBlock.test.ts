@@ -9,6 +9,7 @@ import {
   openFile,
   setKey,
   setSetting,
+  withSettings,
   useEmulator,
   workspaceRoot,
 } from './helpers';
@@ -98,8 +99,7 @@ describe('Apply a chat code block (real editor)', () => {
   });
 
   it('a cancelled merge leaves the file untouched, and the request used the configured model', async () => {
-    await setSetting('edit.applyModel', 'alpha-sonnet-4-5-20250929');
-    try {
+    await withSettings({ 'edit.applyModel': 'alpha-sonnet-4-5-20250929' }, async () => {
       await openFile('apply-cancel.ts', FILE, 'typescript');
       const block = 'export function f2() {\n  // [[fault:stall-mid-stream]]\n  return 22;\n}';
       const running = apply({ code: block, language: 'ts', target: 'apply-cancel.ts' });
@@ -114,9 +114,7 @@ describe('Apply a chat code block (real editor)', () => {
       assert.equal(doc.getText(), FILE);
       await eventually(() => assert.equal(doc.isDirty, false));
       assert.equal(await disk('apply-cancel.ts'), FILE);
-    } finally {
-      await setSetting('edit.applyModel', undefined);
-    }
+    });
   });
 
   it('a failed merge, or a merge that drops most of the file, leaves it untouched', async () => {

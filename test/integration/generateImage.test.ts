@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
 import type { Emulator } from '../gateway-emulator';
-import { setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { setKey, setSetting, withSettings, useEmulator, workspaceRoot } from './helpers';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -80,8 +80,7 @@ describe('Generate Image into the workspace (real editor)', () => {
   });
 
   it('writes a metadata sidecar when asked', async () => {
-    await setSetting('images.writeMetadata', true);
-    try {
+    await withSettings({ 'images.writeMetadata': true }, async () => {
       const result = await vscode.commands.executeCommand<GenerateImageResult>('modelGateway.generateImage', {
         prompt: 'sidecar please',
       });
@@ -92,9 +91,7 @@ describe('Generate Image into the workspace (real editor)', () => {
       );
       assert.equal(sidecar.prompt, 'sidecar please');
       assert.equal(sidecar.model, 'beta-image-2');
-    } finally {
-      await setSetting('images.writeMetadata', false);
-    }
+    });
   });
 
   it('an error leaves no file, with a message', async () => {
@@ -107,8 +104,7 @@ describe('Generate Image into the workspace (real editor)', () => {
 
   for (const bad of ['../outside', '/etc/model-gateway', 'assets/../../escape']) {
     it(`refuses an images folder that leaves the workspace: ${bad}`, async () => {
-      await setSetting('images.folder', bad);
-      try {
+      await withSettings({ 'images.folder': bad }, async () => {
         const result = await vscode.commands.executeCommand<GenerateImageResult>(
           'modelGateway.generateImage',
           {
@@ -117,9 +113,7 @@ describe('Generate Image into the workspace (real editor)', () => {
         );
         assert.equal(result.status, 'failed');
         assert.equal(emulator.requests.length, 0, 'nothing is sent when the folder is refused');
-      } finally {
-        await setSetting('images.folder', folderSetting);
-      }
+      });
     });
   }
 });

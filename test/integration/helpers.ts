@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../gateway-emulator';
 import { eventually } from '../support/poll';
+import { setSetting, withSettings } from '../support/settings';
 
 export const TEST_KEY = 'sk-integration-test-key-5f1c0a';
 
@@ -18,12 +19,7 @@ export async function useEmulator(): Promise<Emulator> {
   return emulator;
 }
 
-/** Updates a `modelGateway.*` setting globally and waits until the extension sees it. */
-export async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('modelGateway')
-    .update(key, value, vscode.ConfigurationTarget.Global);
-}
+export { setSetting, withSettings };
 
 /** Stores a key through the real command (its automation option skips the input box). */
 export async function setKey(key = TEST_KEY): Promise<void> {

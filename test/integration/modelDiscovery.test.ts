@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { TEXT_MODELS } from '../../src/gateway/models';
 import type { RefreshOutcome } from '../../src/host/modelDirectory';
 import type { Emulator } from '../gateway-emulator';
-import { TEST_KEY, eventually, keyedEmulator, setKey, setSetting } from './helpers';
+import { TEST_KEY, eventually, keyedEmulator, setKey, setSetting, withSettings } from './helpers';
 
 const VENDOR = 'modelgateway';
 
@@ -58,15 +58,15 @@ describe('Model discovery and custom headers (real extension host)', () => {
     await setSetting('baseUrl', emulator.url);
     await eventually(async () => assert.ok((await offeredIds()).includes('first-model')));
     emulator.models = [{ id: 'second-model', context_window: 64_000 }];
-    await setSetting('chat.extraModels', ['my-extra']);
-    const outcome = await vscode.commands.executeCommand<RefreshOutcome>('modelGateway.refreshModels');
-    assert.deepEqual(outcome, { source: 'server', listed: 1 });
-    await eventually(async () => {
-      const ids = await offeredIds();
-      assert.ok(ids.includes('second-model') && !ids.includes('first-model'), ids.join(', '));
-      assert.ok(ids.includes('my-extra'));
+    await withSettings({ 'chat.extraModels': ['my-extra'] }, async () => {
+      const outcome = await vscode.commands.executeCommand<RefreshOutcome>('modelGateway.refreshModels');
+      assert.deepEqual(outcome, { source: 'server', listed: 1 });
+      await eventually(async () => {
+        const ids = await offeredIds();
+        assert.ok(ids.includes('second-model') && !ids.includes('first-model'), ids.join(', '));
+        assert.ok(ids.includes('my-extra'));
+      });
     });
-    await setSetting('chat.extraModels', undefined);
   });
 
   it('a server without /v1/models means the catalogue alone, without an error', async () => {
