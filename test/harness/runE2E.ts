@@ -5,13 +5,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Mocha from 'mocha';
 import type { Page } from 'playwright-core';
-import { launchBrowser, runCommand, screenshot } from './browser';
-import { remoteUri, startCodeServer } from './codeServer';
+import { startEditorStack } from '../support/editorStack';
+import { runCommand, screenshot } from './browser';
+import { remoteUri } from './codeServer';
 import { openWithExtension, reloader, setE2EFixture } from './e2eFixture';
-import { ensureEditor } from './install';
-import { repoRoot, resultsDir } from './paths';
+import { repoRoot } from './paths';
 import { Cleanups, withTimeout } from './proc';
-import { emulatorKey, makeWorkspace, startGateway } from './workspace';
+import { emulatorKey } from './workspace';
 
 /** Options of {@link runE2E}. */
 export interface E2EOptions {
@@ -61,27 +61,20 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
   if (vsix && !existsSync(vsix)) throw new Error(`VSIX not found: ${vsix}`);
   if (!vsix && !existsSync(join(repoRoot, 'dist', 'extension.js')))
     throw new Error('dist/extension.js is missing: run `node esbuild.mjs`');
-  await ensureEditor();
 
   const cleanups = new Cleanups();
   const removeSignalHandlers = cleanups.onSignals();
   try {
-    const gateway = await startGateway(options.emulatorUrl);
-    cleanups.add(() => gateway.close());
-    const workspace = makeWorkspace();
-    cleanups.add(() => workspace.dispose());
-    const server = await startCodeServer({
-      folder: workspace.folder,
-      settings: { 'modelGateway.baseUrl': gateway.url },
+    const { gateway, workspace, server, browser } = await startEditorStack(cleanups, {
+      emulatorUrl: options.emulatorUrl,
       // The extension host inherits code-server's environment.
-      env: {
+      env: (url) => ({
         MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY ?? emulatorKey,
-        MODEL_GATEWAY_EMULATOR_URL: gateway.url,
-      },
+        MODEL_GATEWAY_EMULATOR_URL: url,
+      }),
       ...(vsix ? { vsix: [vsix] } : {}),
-      logFile: join(resultsDir('logs'), 'e2e-code-server.log'),
+      logName: 'e2e-code-server',
     });
-    cleanups.add(() => server.stop());
     const payload: [string, string][] | undefined = vsix
       ? undefined
       : [['extensionDevelopmentPath', remoteUri(server.url, repoRoot)]];
@@ -89,8 +82,6 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
       `extension ${vsix ? `installed from ${vsix}` : 'loaded from the repository'}; gateway ${gateway.url}; code-server ${server.url}`,
     );
 
-    const browser = await launchBrowser();
-    cleanups.add(() => browser.close());
     await openWithExtension(browser.page, server, workspace.folder, payload);
     say(`workbench open with the extension registered after ${Date.now() - started} ms`);
     setE2EFixture({

@@ -4,12 +4,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestResults } from '../integration/index';
-import { launchBrowser, openWorkbench } from './browser';
-import { remoteUri, startCodeServer } from './codeServer';
-import { ensureEditor } from './install';
+import { startEditorStack } from '../support/editorStack';
+import { openWorkbench } from './browser';
+import { remoteUri } from './codeServer';
 import { integrationEntry, repoRoot, resultsDir } from './paths';
 import { Cleanups, withTimeout } from './proc';
-import { makeWorkspace, startGateway } from './workspace';
 
 /** Options of {@link runExtensionTests}. */
 export interface ExtensionTestOptions {
@@ -60,22 +59,15 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
   for (const file of [join(repoRoot, 'dist', 'extension.js'), integrationEntry]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build the extension and the tests first`);
   }
-  await ensureEditor();
   const resultsFile = join(resultsDir('integration'), 'results.json');
   rmSync(resultsFile, { force: true });
   const cleanups = new Cleanups();
   const removeSignalHandlers = cleanups.onSignals();
   try {
-    const gateway = await startGateway(options.emulatorUrl);
-    cleanups.add(() => gateway.close());
-    const workspace = makeWorkspace();
-    cleanups.add(() => workspace.dispose());
-    const server = await startCodeServer({
-      folder: workspace.folder,
-      settings: { 'modelGateway.baseUrl': gateway.url },
-      logFile: join(resultsDir('logs'), 'integration-code-server.log'),
+    const { gateway, workspace, server, browser } = await startEditorStack(cleanups, {
+      emulatorUrl: options.emulatorUrl,
+      logName: 'integration-code-server',
     });
-    cleanups.add(() => server.stop());
     say(
       `gateway ${gateway.url}${gateway.external ? ' (external)' : ' (emulator)'}, code-server ${server.url}`,
     );
@@ -98,8 +90,6 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
       ['extensionEnvironment', JSON.stringify(environment)],
     ];
 
-    const browser = await launchBrowser();
-    cleanups.add(() => browser.close());
     const { page } = browser;
     let resolveExit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (resolveExit = resolve));
