@@ -260,3 +260,23 @@ export function useHarness(): FileHarness {
     },
   };
 }
+
+/** Registers hooks for one page of the `render` bundle, shared by the file's tests (opened in `before`). */
+export function useRenderPage(): { readonly page: Page } {
+  let harness: Harness | undefined;
+  let hp: HarnessPage | undefined;
+  before(async () => {
+    harness = await startHarness();
+    hp = await harness.open({ bundle: 'render' });
+  });
+  after(async () => {
+    await hp?.close();
+    await harness?.close();
+  });
+  return {
+    get page(): Page {
+      if (!hp) throw new Error('the render page did not open');
+      return hp.page;
+    },
+  };
+}
