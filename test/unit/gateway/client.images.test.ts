@@ -4,12 +4,7 @@ import type { GatewayClientOptions, ImageGenerationRequest } from '../../../src/
 import type { Emulator } from '../../gateway-emulator';
 import { KEY, assertNoKey, logSink, rejection, tinyServer, until } from './helpers';
 import { useEmulatorClients } from '../../support/emulatorClients';
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(bytes: Uint8Array): [number, number] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return [view.getUint32(16), view.getUint32(20)];
-}
+import { pngSize } from '../../support/pngInfo';
 
 const PNG_BYTES = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -35,7 +30,7 @@ describe('gateway client: images', function () {
     assert.equal(result.images.length, 2);
     for (const image of result.images) {
       assert.equal(image.format, 'png');
-      assert.deepEqual(pngSize(image.bytes), [1536, 1024]);
+      assert.deepEqual(pngSize(image.bytes), { width: 1536, height: 1024 });
       assert.equal(image.revisedPrompt, 'A detailed rendering of: a red fox');
       assert.equal(image.sourceUrl, undefined);
     }
@@ -56,7 +51,7 @@ describe('gateway client: images', function () {
     const result = await gen('a blue bird', { response_format: 'url' }, { onRequestLog: log.onRequestLog });
     const [image] = result.images;
     assert.equal(image.format, 'png');
-    assert.deepEqual(pngSize(image.bytes), [1024, 1024]);
+    assert.deepEqual(pngSize(image.bytes), { width: 1024, height: 1024 });
     assert.match(String(image.sourceUrl), /^http:\/\/127\.0\.0\.1:\d+\/files\//);
     assert.equal(downloads().length, 1);
     assert.equal(downloads()[0].headers.authorization, `Bearer ${KEY}`);
@@ -142,7 +137,7 @@ describe('gateway client: images', function () {
     assert.equal(downloads().length, 0);
     const dataUri = await gen('[[fault:image-data-uri]]', { response_format: 'b64_json' });
     assert.equal(dataUri.images[0].format, 'png');
-    assert.deepEqual(pngSize(dataUri.images[0].bytes), [1024, 1024]);
+    assert.deepEqual(pngSize(dataUri.images[0].bytes), { width: 1024, height: 1024 });
   });
 
   it('detects JPEG and WebP from the bytes, whatever was asked', async () => {
@@ -198,7 +193,7 @@ describe('gateway client: images', function () {
   it('handles a 4096x4096 image (tens of MB of base64 with noise)', async function () {
     this.timeout(60_000);
     const result = await gen('[[fault:image-noise]]', { response_format: 'b64_json', size: '4096x4096' });
-    assert.deepEqual(pngSize(result.images[0].bytes), [4096, 4096]);
+    assert.deepEqual(pngSize(result.images[0].bytes), { width: 4096, height: 4096 });
     assert.ok(result.images[0].bytes.length > 40_000_000);
   });
 
