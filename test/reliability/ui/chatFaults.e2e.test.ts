@@ -48,6 +48,8 @@ async function answerEnded(frame: FrameLocator, requestsBefore: number, timeoutM
     'the request to reach the gateway',
   );
   const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+  // The request reaches the gateway before the view shows Stop: "not visible" right then is not the end.
+  await stop.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
   await until(async () => !(await stop.isVisible()), timeoutMs, 'the answer to end by itself');
 }
 
