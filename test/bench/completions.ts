@@ -12,6 +12,7 @@ import { EMULATOR_TEST_KEY, startEmulator } from '../gateway-emulator';
 import { type Row, fmtMs, fmtRatio, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { median } from './stats';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const CASE = '9. Inline completions';
 const MODEL = 'alpha-haiku-4-5-20251001';
@@ -48,7 +49,7 @@ export async function completionRows(settings: BenchSettings): Promise<Row[]> {
     apiKey: EMULATOR_TEST_KEY,
     retry: { maxRetries: 0 },
   });
-  const chats = (): number => emulator.requests.filter((r) => r.path === '/v1/chat/completions').length;
+  const chats = (): number => chatRequestsOf(emulator).length;
   let leftAt = 0;
   const stream = (request: ChatCompletionRequest, signal: AbortSignal): AsyncIterable<string> => {
     leftAt = performance.now();
@@ -115,7 +116,7 @@ export async function completionRows(settings: BenchSettings): Promise<Row[]> {
     }
     await Promise.all(pending);
     await sleep(200);
-    const storm = emulator.requests.filter((r) => r.path === '/v1/chat/completions');
+    const storm = chatRequestsOf(emulator);
     const cancelledOpen = storm.filter((r) => !r.responseEnded && !r.clientClosed).length;
     rows.push({
       case: CASE,

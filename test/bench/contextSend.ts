@@ -25,6 +25,7 @@ import { type Row, fmtMs, skippedRow, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { median } from './stats';
 import { productionStage } from './stage';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const CASE = '7. Chat context';
 const FILES = ['ledgerAlpha.ts', 'ledgerBeta.ts', 'ledgerGamma.ts'];
@@ -95,8 +96,7 @@ async function sendOnce(page: Page, chat: FrameLocator, emulator: Emulator, atta
     await chat.getByRole('button', { name: `Remove ${name}` }).waitFor({ timeout: 10_000 });
   }
   const frame = await frameOf(chat);
-  const chatRequests = (): Emulator['requests'] =>
-    emulator.requests.filter((r) => r.path === '/v1/chat/completions');
+  const chatRequests = (): Emulator['requests'] => chatRequestsOf(emulator);
   const before = chatRequests().length;
   await messageBox(chat).fill('How do these ledgers add up totals?');
   await frame.evaluate(installScript);

@@ -10,6 +10,7 @@ import {
   waitForNotification,
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const GOOD_KEY = 'sk-e2e-typed-key-7d41b9c2';
 const BAD_KEY = 'wrong-e2e-key-0a9f33';
@@ -56,7 +57,7 @@ describe('API key and Test Connection, through the UI', () => {
     const note = await waitForNotification(page, /Model Gateway: connected, \d+ ms/);
     await screenshot(page, 'e2e-test-connection-ok');
     assert.match((await note.textContent()) ?? '', /connected/);
-    const sent = gateway.emulator?.requests.filter((r) => r.path === '/v1/chat/completions').at(-1);
+    const sent = gateway.emulator && chatRequestsOf(gateway.emulator).at(-1);
     assert.equal(sent?.headers.authorization, `Bearer ${GOOD_KEY}`);
     await hideNotifications(page);
   });

@@ -4,6 +4,7 @@ import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const lens = (page: Page, title: string) =>
   page.locator('.codelens-decoration a').filter({ hasText: new RegExp(`^\\s*${title}`) });
@@ -31,9 +32,7 @@ describe('Apply from the chat in the real editor', function () {
     const before = emulator().requests.length;
     await apply.click();
     await lens(page, 'Accept All').waitFor({ timeout: 30_000 });
-    const merge = emulator()
-      .requests.slice(before)
-      .find((r) => r.path === '/v1/chat/completions');
+    const merge = chatRequestsOf(emulator(), before).at(0);
     assert.equal((merge?.body as { model?: string })?.model, 'alpha-haiku-4-5-20251001');
     await page.locator('.tab.active').filter({ hasText: 'sample.ts' }).waitFor();
     const text = await editorText(page);

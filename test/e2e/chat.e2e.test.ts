@@ -22,6 +22,7 @@ import {
 } from './chatHelpers';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chatRequestsOf, untilChatRequestSince, untilRequestSince } from '../support/emulatorRequests';
 
 describe('Chat panel in the real editor', function () {
   this.timeout(120_000);
@@ -36,7 +37,7 @@ describe('Chat panel in the real editor', function () {
     await until(
       // No chat request may have reached the gateway yet (lastChatRequest throws then).
       () =>
-        emulator().requests.some((r) => r.path === '/v1/chat/completions') &&
+        chatRequestsOf(emulator()).length > 0 &&
         lastChatRequest().messages.at(-1)?.content === 'What is a monad?',
       15_000,
       'the request at the gateway',
@@ -73,23 +74,15 @@ describe('Chat panel in the real editor', function () {
     await send(frame, 'Tell me a long story [[fault:stall-mid-stream]]');
     const stop = frame.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ state: 'visible' });
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the request',
-    );
+    await untilChatRequestSince(emulator(), before, 10_000, 'the request');
     const answer = articles(frame, /^Assistant /).last();
     const opening = answerHeadline('Tell me a long story').slice(0, 12);
     await until(async () => (await answer.innerText()).includes(opening), 10_000, 'partial text');
     await stop.click();
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.clientClosed),
+    await untilRequestSince(
+      emulator(),
+      before,
+      (r) => r.clientClosed,
       10_000,
       'the gateway to see the socket close',
     );
@@ -113,14 +106,7 @@ describe('Chat panel in the real editor', function () {
     const before = emulator().requests.length;
     const firstRequest = lastChatRequest();
     await frame.getByRole('button', { name: 'Regenerate' }).last().click();
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the regenerate request',
-    );
+    await untilChatRequestSince(emulator(), before, 10_000, 'the regenerate request');
     await until(
       async () =>
         (

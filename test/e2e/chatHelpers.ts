@@ -1,8 +1,9 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import type { Emulator, RecordedRequest } from '../gateway-emulator';
+import type { Emulator } from '../gateway-emulator';
 import { runCommand, webviewWith } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { until } from '../support/poll';
+import { lastChatBody, type ChatBody } from '../support/emulatorRequests';
 
 /** Opens the chat view through its command and returns the webview's frame. */
 export async function openChat(page: Page): Promise<FrameLocator> {
@@ -45,12 +46,8 @@ export function emulator(): Emulator {
 }
 
 /** The body of the last chat request the gateway received. */
-export function lastChatRequest(): { model: string; messages: { role: string; content: string }[] } {
-  const request = [...emulator().requests]
-    .reverse()
-    .find((r: RecordedRequest) => r.path === '/v1/chat/completions');
-  if (!request) throw new Error('no chat request reached the gateway');
-  return request.body as { model: string; messages: { role: string; content: string }[] };
+export function lastChatRequest(): ChatBody {
+  return lastChatBody(emulator());
 }
 
 export { until };

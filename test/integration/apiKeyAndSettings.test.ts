@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../gateway-emulator';
 import { keyedEmulator, setKey, setSetting, withSettings, TEST_KEY, useEmulator } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
 
@@ -20,7 +21,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
     await setKey();
     const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
     assert.equal(result.ok, true, JSON.stringify(result));
-    const chat = emulator.requests.find((r) => r.path === '/v1/chat/completions');
+    const chat = chatRequestsOf(emulator).at(0);
     assert.ok(chat);
     assert.equal(chat.headers.authorization, `Bearer ${TEST_KEY}`);
     assert.match(String(chat.headers['user-agent']), /^model-gateway-vscode\//);

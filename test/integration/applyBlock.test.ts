@@ -13,6 +13,7 @@ import {
   useEmulator,
   workspaceRoot,
 } from './helpers';
+import { chatRequestsOf, isChatRequest } from '../support/emulatorRequests';
 
 type ApplyResult = { status: string; mode?: string; file?: string; hunks?: number; message?: string };
 
@@ -26,9 +27,7 @@ const apply = (request: Record<string, unknown>): Thenable<ApplyResult> =>
   vscode.commands.executeCommand<ApplyResult>('modelGateway.applyCodeBlock', request);
 
 function chatRequests(emulator: Emulator): Array<{ model: string }> {
-  return emulator.requests
-    .filter((r) => r.path === '/v1/chat/completions')
-    .map((r) => r.body as { model: string });
+  return chatRequestsOf(emulator).map((r) => r.body as { model: string });
 }
 
 async function disk(name: string): Promise<string> {
@@ -103,7 +102,7 @@ describe('Apply a chat code block (real editor)', () => {
       await openFile('apply-cancel.ts', FILE, 'typescript');
       const block = 'export function f2() {\n  // [[fault:stall-mid-stream]]\n  return 22;\n}';
       const running = apply({ code: block, language: 'ts', target: 'apply-cancel.ts' });
-      await emulator.waitFor((r) => r.some((x) => x.path === '/v1/chat/completions'), 10_000);
+      await emulator.waitFor((r) => r.some(isChatRequest), 10_000);
       // Wait for the streamed part to reach the document, so the cancellation has something to undo.
       const doc = documentOf('apply-cancel.ts');
       await eventually(() => assert.notEqual(doc.getText(), FILE));

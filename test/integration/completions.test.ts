@@ -4,8 +4,9 @@ import type { Emulator, RecordedRequest } from '../gateway-emulator';
 import { expectedCompletion } from '../gateway-emulator/completionAnswers';
 import type { CompletionsHandle } from '../../src/host/complete/registerCompletions';
 import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
-const chats = (e: Emulator): RecordedRequest[] => e.requests.filter((r) => r.path === '/v1/chat/completions');
+const chats = (e: Emulator): RecordedRequest[] => chatRequestsOf(e);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function handle(): Promise<CompletionsHandle> {

@@ -10,6 +10,7 @@ import {
   setSetting,
   useEmulator,
 } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 type GenerateCodeResult = { status: string; code?: string };
 
@@ -49,7 +50,7 @@ describe('Generate Code and inline edits (real editor)', () => {
     const cursor = ORIGINAL.indexOf('\n\n') + 1;
     assert.equal(text, ORIGINAL.slice(0, cursor) + code + ORIGINAL.slice(cursor));
     assert.ok(!text.includes('```'));
-    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+    const sent = chatRequestsOf(emulator).at(0)!.body as {
       messages: { content: string }[];
     };
     assert.match(sent.messages[0].content, /CODE ONLY/);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { expectedAnswer, type Emulator } from '../gateway-emulator';
 import { keyedEmulator, setKey, useEmulator } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 describe('Language model provider (vscode.lm, real extension host)', () => {
   let emulator: Emulator;
@@ -42,7 +43,7 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
     const response = await chat.sendRequest(messages, {}, new vscode.CancellationTokenSource().token);
     let text = '';
     for await (const piece of response.text) text += piece;
-    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+    const sent = chatRequestsOf(emulator).at(0)!.body as {
       model: string;
       messages: { role: string; content: string }[];
     };

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
 import { keyedEmulator, setKey, setSetting } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const WEATHER: vscode.LanguageModelChatTool = {
   name: 'getWeather',
@@ -109,14 +110,14 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
       tools: [WEATHER],
     });
     assert.ok(reply.text.length > 0);
-    const chats = emulator.requests.filter((r) => r.path === '/v1/chat/completions');
+    const chats = chatRequestsOf(emulator);
     assert.deepEqual(
       chats.map((r) => 'tools' in (r.body as object)),
       [true, false],
     );
     emulator.reset();
     await ask(chat, [vscode.LanguageModelChatMessage.User('And a promise?')], { tools: [WEATHER] });
-    const again = emulator.requests.filter((r) => r.path === '/v1/chat/completions');
+    const again = chatRequestsOf(emulator);
     assert.deepEqual(
       again.map((r) => 'tools' in (r.body as object)),
       [false],

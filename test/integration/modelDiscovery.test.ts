@@ -4,6 +4,7 @@ import { TEXT_MODELS } from '../../src/gateway/models';
 import type { RefreshOutcome } from '../../src/host/modelDirectory';
 import type { Emulator } from '../gateway-emulator';
 import { TEST_KEY, eventually, keyedEmulator, setKey, setSetting, withSettings } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const VENDOR = 'modelgateway';
 
@@ -92,7 +93,7 @@ describe('Model discovery and custom headers (real extension host)', () => {
       new vscode.CancellationTokenSource().token,
     );
     for await (const _ of response.text) void _;
-    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!;
+    const sent = chatRequestsOf(emulator).at(0)!;
     assert.equal(sent.headers['x-team'], 'tools');
     assert.equal(sent.headers.authorization, `Bearer ${TEST_KEY}`);
     await vscode.commands.executeCommand('modelGateway.refreshModels');

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
 import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
 import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const PARTICIPANT = 'modelGateway.gateway';
 
@@ -104,7 +105,7 @@ describe('@gateway participant handler (real extension host, real vscode objects
   }
 
   function chatBodies(): ChatBody[] {
-    return emulator.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatBody);
+    return chatRequestsOf(emulator).map((r) => r.body as ChatBody);
   }
 
   it('/explain explains the real selection and points to it', async () => {
@@ -254,7 +255,7 @@ describe('@gateway participant handler (real extension host, real vscode objects
       const { result } = await ask('Tell me slowly', { token: source.token }, stream);
       assert.equal(result.errorDetails, undefined, 'a cancel is not an error');
       await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
-      const sent = slow.requests.find((r) => r.path === '/v1/chat/completions')!;
+      const sent = chatRequestsOf(slow).at(0)!;
       assert.equal(sent.responseEnded, false, 'the answer was cut off');
       const text = stream.all('markdown').join('');
       assert.ok(text.length > 0 && expectedAnswer(sent.body as ChatBody).startsWith(text), text);

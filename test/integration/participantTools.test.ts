@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, useEmulator } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const TOOL = 'renderMermaidDiagram';
 
@@ -60,7 +61,7 @@ describe('@gateway passes the #tools of the request through (real extension host
   }
 
   function bodies(): Body[] {
-    return emulator.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Body);
+    return chatRequestsOf(emulator).map((r) => r.body as Body);
   }
 
   it('the referenced tool goes out, its call runs in VS Code, the result goes back, and the answer follows', async () => {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { expectedChatAnswer, startEmulator, type Emulator } from '../../gateway-emulator';
 import { closeAllEditors, eventually, openFile, setSetting, workspaceRoot } from '../../integration/helpers';
 import { type FrontGateway, type Listening, startFrontGateway, startOtherOrigin } from './secretsServers';
+import { chatRequestsOf } from '../../support/emulatorRequests';
 
 /** Distinctive, and with characters that base64 and URL encoding change. */
 const KEY = 'sk-mgSecret_7Qx9+Zt/w=K2vR8';
@@ -96,8 +97,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
       return undefined;
     }
   }
-  const chatRequests = (): number =>
-    emulator.requests.filter((r) => r.path === '/v1/chat/completions').length;
+  const chatRequests = (): number => chatRequestsOf(emulator).length;
 
   before(async () => {
     emulator = await startEmulator({ port: 0, keys: [KEY] });

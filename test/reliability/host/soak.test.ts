@@ -21,6 +21,7 @@ import {
   gatewayModel,
   type ChatOutcome,
 } from './soakChats';
+import { chatRequestsOf } from '../../support/emulatorRequests';
 
 const LONG = process.env.MODEL_GATEWAY_SOAK === 'long';
 const SEQUENTIAL = LONG ? 1000 : 150;
@@ -172,7 +173,7 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
       });
       const outcomes = await Promise.all(chats);
       outcomes.forEach((outcome, i) => assertCorrect(outcome, `concurrent chat ${i}`));
-      const chatRequests = paced.requests.filter((r) => r.path === '/v1/chat/completions');
+      const chatRequests = chatRequestsOf(paced);
       assert.equal(chatRequests.length, CONCURRENT, 'one request per chat');
       assert.ok(
         chatRequests.every((r) => r.responseEnded && !r.clientClosed),

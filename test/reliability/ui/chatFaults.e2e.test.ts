@@ -25,6 +25,7 @@ import { errorEntries, extHostLog, type LogTail } from '../host/faultProbes';
 import { CHAT_FAULT_CASES, type ChatFaultCase } from './chatFaultsCases';
 import { openSockets } from './chatFaultsSockets';
 import { settle } from '../../support/poll';
+import { untilChatRequestSince } from '../../support/emulatorRequests';
 
 /** Writes the matrix settings into the user's settings.json (as a user would) and returns the old text. */
 function useMatrixSettings(): string {
@@ -39,14 +40,7 @@ function useMatrixSettings(): string {
 /** Waits until the answer in progress has ended: the request was made and Stop made way for Send. */
 async function answerEnded(frame: FrameLocator, requestsBefore: number, timeoutMs: number): Promise<void> {
   // The chat request itself: the model list the extension asks for after a settings change is not it.
-  await until(
-    () =>
-      emulator()
-        .requests.slice(requestsBefore)
-        .some((r) => r.path === '/v1/chat/completions'),
-    10_000,
-    'the request to reach the gateway',
-  );
+  await untilChatRequestSince(emulator(), requestsBefore, 10_000, 'the request to reach the gateway');
   const stop = frame.getByRole('button', { name: 'Stop', exact: true });
   // The request reaches the gateway before the view shows Stop: "not visible" right then is not the end.
   await stop.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);

@@ -21,6 +21,7 @@ import {
   extensionHostConnectedTo,
   extensionHostPids,
 } from './durabilityFiles';
+import { untilChatRequestSince } from '../../support/emulatorRequests';
 
 const LONG_PROMPT = 'Durability: the long story [[answer:long]]';
 const KEPT_PROMPT = 'Durability: a conversation to keep';
@@ -107,11 +108,7 @@ describe('Conversation durability in the real editor', function () {
     await untilGatewayIs(frame, paced);
     await newChat(frame);
     await send(frame, LONG_PROMPT);
-    await until(
-      () => paced!.requests.some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the request at the paced gateway',
-    );
+    await untilChatRequestSince(paced, 0, 10_000, 'the request at the paced gateway');
     const answer = articles(frame, /^Assistant /).last();
     // The answer's text in the DOM: innerText leaves out groups scrolled off screen (content-visibility).
     const shownChars = async (article: typeof answer): Promise<number> =>
@@ -160,14 +157,7 @@ describe('Conversation durability in the real editor', function () {
     await newChat(frame);
     const before = emulator().requests.length;
     await send(frame, STALLED_PROMPT);
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the request at the gateway',
-    );
+    await untilChatRequestSince(emulator(), before, 10_000, 'the request at the gateway');
     await new Promise((r) => setTimeout(r, 1500)); // three save intervals: long enough to be on disk
     const host = extensionHostConnectedTo(server.pgid, emulator().port);
     assert.ok(

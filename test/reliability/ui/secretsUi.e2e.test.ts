@@ -21,6 +21,7 @@ import { resultsDir } from '../../harness/paths';
 import { articles, emulator, newChat, openChat, send, until } from '../../e2e/chatHelpers';
 import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
+import { chatRequestsOf, untilAnsweredSince } from '../../support/emulatorRequests';
 
 const KEY = 'sk-uiSecret_Wq7+Lp/3=Zx9Tb';
 const STATE_MARKER = 'secretsUiStateMarker';
@@ -158,9 +159,7 @@ describe('Secrets through the real UI (code-server)', function () {
     await runCommand(page, 'Model Gateway: Test Connection');
     await waitForNotification(page, /connected, \d+ ms/);
     await hideNotifications(page);
-    const sent = emulator()
-      .requests.filter((r) => r.path === '/v1/chat/completions')
-      .at(-1);
+    const sent = chatRequestsOf(emulator()).at(-1);
     assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the typed key is the one in use');
 
     const frame = await openChat(page);
@@ -172,14 +171,7 @@ describe('Secrets through the real UI (code-server)', function () {
     ] as const) {
       const before = emulator().requests.length;
       await send(frame, message);
-      await until(
-        () =>
-          emulator()
-            .requests.slice(before)
-            .some((r) => r.responseEnded),
-        20_000,
-        message,
-      );
+      await untilAnsweredSince(emulator(), before, 20_000, message);
       const answer = articles(frame, /^Assistant /).last();
       await until(async () => expected.test(await answer.innerText()), 20_000, `${message} shown`);
       await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
@@ -210,28 +202,14 @@ describe('Secrets through the real UI (code-server)', function () {
     await page.keyboard.press('Control+A');
     const beforeExplain = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Explain Selection');
-    await until(
-      () =>
-        emulator()
-          .requests.slice(beforeExplain)
-          .some((r) => r.responseEnded),
-      20_000,
-      'explain',
-    );
+    await untilAnsweredSince(emulator(), beforeExplain, 20_000, 'explain');
 
     // Generate Code keeps its instruction history in global state: the marker proves that state is searched.
     await page.locator('.monaco-editor .view-lines').first().click();
     const beforeCode = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Generate Code');
     await acceptInputBox(page, `${STATE_MARKER} add a comment`);
-    await until(
-      () =>
-        emulator()
-          .requests.slice(beforeCode)
-          .some((r) => r.responseEnded),
-      20_000,
-      'code',
-    );
+    await untilAnsweredSince(emulator(), beforeCode, 20_000, 'code');
     await runCommand(page, 'Model Gateway: Reject Edit');
 
     await runCommand(page, 'Model Gateway: Generate Image');

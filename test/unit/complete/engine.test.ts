@@ -6,8 +6,9 @@ import { HOLE_MARKER } from '../../../src/complete/prompt';
 import { answerText } from '../../../src/complete/stream';
 import { type Emulator, startEmulator } from '../../gateway-emulator';
 import { EMULATOR_HOLE_MARKER, expectedCompletion } from '../../gateway-emulator/completionAnswers';
+import { chatRequestsOf } from '../../support/emulatorRequests';
 
-const chatRequests = (e: Emulator) => e.requests.filter((r) => r.path === '/v1/chat/completions');
+const chatRequests = (e: Emulator) => chatRequestsOf(e);
 
 function query(before: string, after = '\n}\n', more: Partial<CompletionQuery> = {}): CompletionQuery {
   return {
