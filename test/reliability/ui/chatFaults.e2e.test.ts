@@ -3,8 +3,6 @@
 // send again and a next message streams in full, that every connection to the gateway closed, and that
 // the extension host logged no error.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { answerHeadline, expectedAnswer, keptAnswerText } from '../../gateway-emulator';
 import { expectedBlocks, shownBlocks } from '../../e2e/answerText';
@@ -26,15 +24,12 @@ import { CHAT_FAULT_CASES, type ChatFaultCase } from './chatFaultsCases';
 import { openSockets } from './chatFaultsSockets';
 import { settle } from '../../support/poll';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
+import { setUserSettings } from '../../support/userSettings';
 
-/** Writes the matrix settings into the user's settings.json (as a user would) and returns the old text. */
-function useMatrixSettings(): string {
-  const file = join(e2e().server.userDataDir, 'User', 'settings.json');
-  const original = readFileSync(file, 'utf8');
-  const settings = JSON.parse(original) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(MATRIX_SETTINGS)) settings[`modelGateway.${key}`] = value;
-  writeFileSync(file, JSON.stringify(settings, null, 2));
-  return original;
+/** Writes the matrix settings into the user's settings.json (as a user would); returns their restore. */
+function useMatrixSettings(): () => void {
+  const values = Object.entries(MATRIX_SETTINGS).map(([key, value]) => [`modelGateway.${key}`, value]);
+  return setUserSettings(e2e().server.userDataDir, Object.fromEntries(values));
 }
 
 /** Waits until the answer in progress has ended: the request was made and Stop made way for Send. */
@@ -66,12 +61,12 @@ async function sendAndExpectFullAnswer(frame: FrameLocator, text: string): Promi
 describe('Fault matrix: chat panel in the real editor', function () {
   this.timeout(120_000);
   let frame: FrameLocator;
-  let originalSettings: string;
+  let restoreSettings: (() => void) | undefined;
   let hostLog: LogTail;
   let baselineSockets: number;
 
   before(async () => {
-    originalSettings = useMatrixSettings();
+    restoreSettings = useMatrixSettings();
     // Settings apply without a reload, but the workbench's file watcher can miss a rewrite late in a long
     // session (the 5 s time-outs then did not apply); a reload reads them for sure.
     await e2e().reload();
@@ -83,8 +78,8 @@ describe('Fault matrix: chat panel in the real editor', function () {
   });
 
   after(async () => {
-    if (originalSettings === undefined) return;
-    writeFileSync(join(e2e().server.userDataDir, 'User', 'settings.json'), originalSettings);
+    if (!restoreSettings) return;
+    restoreSettings();
     await runCommand(e2e().page, 'Model Gateway: New Chat').catch(() => undefined);
     await e2e().reload();
   });

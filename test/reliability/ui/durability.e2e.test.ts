@@ -5,7 +5,7 @@
 // - a conversation file and the history index are corrupted in global storage; after a reload the user is
 //   told which file, where its backup is, and the other conversations still list and open.
 import * as assert from 'node:assert/strict';
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { AssistantTurn } from '../../../src/chat/types';
@@ -22,25 +22,12 @@ import {
   extensionHostPids,
 } from './durabilityFiles';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
+import { setUserSettings } from '../../support/userSettings';
 
 const LONG_PROMPT = 'Durability: the long story [[answer:long]]';
 const KEPT_PROMPT = 'Durability: a conversation to keep';
 const STALLED_PROMPT = 'Durability: a question for a slow model [[fault:stall-first-byte]]';
 const VICTIM_PROMPT = 'Durability: a conversation to corrupt';
-
-/** Replaces settings.json by a rename (a new file, which the settings watcher reliably sees, unlike a rewrite). */
-function replaceSettings(file: string, text: string): void {
-  writeFileSync(`${file}.durability`, text);
-  renameSync(`${file}.durability`, file);
-}
-
-/** Sets one user setting in settings.json, as a user would; returns a function that restores the file. */
-function setUserSetting(key: string, value: unknown): () => void {
-  const file = join(e2e().server.userDataDir, 'User', 'settings.json');
-  const original = readFileSync(file, 'utf8');
-  replaceSettings(file, JSON.stringify({ ...(JSON.parse(original) as object), [key]: value }, null, 2));
-  return () => replaceSettings(file, original);
-}
 
 async function newChat(frame: FrameLocator): Promise<void> {
   // The chat's own button: the command palette is occasionally slow to show its rows on a busy machine.
@@ -101,7 +88,7 @@ describe('Conversation durability in the real editor', function () {
     const { page, server } = e2e();
     // 20 KB of Markdown at 8 characters every 25 ms: about a minute of streaming, cut after a few seconds.
     paced = await startEmulator({ port: 0, chunkDelayMs: 25 });
-    restoreSettings = setUserSetting('modelGateway.baseUrl', paced.url);
+    restoreSettings = setUserSettings(server.userDataDir, { 'modelGateway.baseUrl': paced.url });
     // A new extension host reads the setting at start; the settings watcher alone is not reliable here.
     await e2e().reload(page);
     let frame = await openChat(page);

@@ -1,11 +1,10 @@
 // The chat webview's document inside the real workbench, as a playwright Frame (to evaluate in it), with a
 // tripwire for script execution and a recorder of CSP violations installed in it; and a guard that the
 // extension talks to the fixture's emulator.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { e2e } from '../../harness/e2eFixture';
 import { until, waitFor } from '../../support/poll';
+import { setUserSettings } from '../../support/userSettings';
 
 /** The frame whose document holds the chat composer (bounded wait). */
 export function chatDocument(page: Page, timeoutMs = 20_000): Promise<Frame> {
@@ -75,13 +74,7 @@ export async function ensureFixtureGateway(): Promise<void> {
       () => false,
     );
   if (await ready(3000)) return;
-  const file = join(server.userDataDir, 'User', 'settings.json');
-  const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  writeFileSync(
-    `${file}.next`,
-    JSON.stringify({ ...settings, 'modelGateway.baseUrl': gateway.url }, null, 2),
-  );
-  renameSync(`${file}.next`, file);
+  setUserSettings(server.userDataDir, { 'modelGateway.baseUrl': gateway.url });
   await e2e().reload();
   if (!(await ready(20_000))) throw new Error('the extension does not use the fixture emulator');
 }
