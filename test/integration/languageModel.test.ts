@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { expectedAnswer, type Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, useEmulator } from './helpers';
+import { keyedEmulator, setKey, useEmulator, withSettings } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
 describe('Language model provider (vscode.lm, real extension host)', () => {
@@ -57,25 +57,21 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
 
   it('cancellation closes the gateway connection', async () => {
     const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
-    await vscode.workspace
-      .getConfiguration('modelGateway')
-      .update('baseUrl', slow.url, vscode.ConfigurationTarget.Global);
     try {
-      const chat = await model();
-      const source = new vscode.CancellationTokenSource();
-      const response = await chat.sendRequest(
-        [vscode.LanguageModelChatMessage.User('long please')],
-        {},
-        source.token,
-      );
-      const iterator = response.text[Symbol.asyncIterator]();
-      await iterator.next();
-      source.cancel();
-      await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
+      await withSettings({ baseUrl: slow.url }, async () => {
+        const chat = await model();
+        const source = new vscode.CancellationTokenSource();
+        const response = await chat.sendRequest(
+          [vscode.LanguageModelChatMessage.User('long please')],
+          {},
+          source.token,
+        );
+        const iterator = response.text[Symbol.asyncIterator]();
+        await iterator.next();
+        source.cancel();
+        await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
+      });
     } finally {
-      await vscode.workspace
-        .getConfiguration('modelGateway')
-        .update('baseUrl', emulator.url, vscode.ConfigurationTarget.Global);
       await slow.close();
     }
   });

@@ -8,6 +8,23 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
     .update(key, value, vscode.ConfigurationTarget.Global);
 }
 
+/** Updates several `modelGateway.*` settings globally (keys without the prefix), in order. */
+export async function setSettings(values: Record<string, unknown>): Promise<void> {
+  for (const [key, value] of Object.entries(values)) await setSetting(key, value);
+}
+
+/**
+ * Remembers the global values the `modelGateway.*` settings `keys` have now; the returned function puts them
+ * back. For suites that set settings in a `before` hook and restore them in `after`.
+ */
+export function rememberSettings(keys: Iterable<string>): () => Promise<void> {
+  const config = vscode.workspace.getConfiguration('modelGateway');
+  const before = [...keys].map((key) => [key, config.inspect(key)?.globalValue] as const);
+  return async () => {
+    for (const [key, value] of before.reverse()) await setSetting(key, value);
+  };
+}
+
 /**
  * Sets `modelGateway.*` settings (keys without the prefix), runs `body`, and puts back the global values
  * they had before, also when `body` fails: a test's settings never leak into the next one.
@@ -16,12 +33,11 @@ export async function withSettings<T>(
   values: Record<string, unknown>,
   body: () => T | Promise<T>,
 ): Promise<T> {
-  const config = vscode.workspace.getConfiguration('modelGateway');
-  const before = Object.keys(values).map((key) => [key, config.inspect(key)?.globalValue] as const);
+  const restore = rememberSettings(Object.keys(values));
   try {
-    for (const [key, value] of Object.entries(values)) await setSetting(key, value);
+    await setSettings(values);
     return await body();
   } finally {
-    for (const [key, value] of before.reverse()) await setSetting(key, value);
+    await restore();
   }
 }

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type Emulator, type RecordedRequest } from '../../gateway-emulator';
 import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
+import { rememberSettings, setSettings } from '../../support/settings';
 import { HOST_FAULT_CASES, MATRIX_SETTINGS, caseTitle, type FaultCase } from './faultCases';
 import {
   RejectionWatch,
@@ -35,10 +36,6 @@ const CHANGED_SETTINGS = [
 
 const RUNNERS = { code: runGenerateCode, explain: runExplain, image: runGenerateImage };
 
-async function applySettings(values: Record<string, unknown>): Promise<void> {
-  for (const [key, value] of Object.entries(values)) await setSetting(key, value);
-}
-
 describe('Fault matrix: editor commands in the real extension host', function () {
   this.timeout(60_000);
   let emulator: Emulator;
@@ -47,7 +44,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   let rejections: RejectionWatch;
   let suiteBaseline: ResourceCounts;
   /** User settings as they were before the matrix. */
-  const previous = new Map<string, unknown>();
+  let restoreSettings: (() => Promise<void>) | undefined;
   /** Background rows and how they ended (undefined: passed). */
   const background = new Map<FaultCase, Promise<unknown>>();
 
@@ -55,13 +52,12 @@ describe('Fault matrix: editor commands in the real extension host', function ()
     this.timeout(120_000);
     // The emulator runs in this process; its stalls last longer than any time-out of the matrix.
     emulator = await keyedEmulator({ stallMs: 30_000 });
-    const config = vscode.workspace.getConfiguration('modelGateway');
-    for (const key of CHANGED_SETTINGS) previous.set(key, config.inspect(key)?.globalValue);
+    restoreSettings = rememberSettings(CHANGED_SETTINGS);
     // Another suite may have left an edit under review; the matrix starts from a clean editor.
     await vscode.commands.executeCommand('modelGateway.rejectEdit');
     await setSetting('baseUrl', emulator.url);
     await setSetting('images.folder', IMAGE_FOLDER);
-    await applySettings(MATRIX_SETTINGS);
+    await setSettings(MATRIX_SETTINGS);
     await setKey();
     log = gatewayLog();
     hostLog = extHostLog();
@@ -91,7 +87,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   after(async () => {
     rejections?.dispose();
     // Later suites of the same run find the settings as they were.
-    for (const [key, value] of previous) await setSetting(key, value);
+    await restoreSettings?.();
     await emulator?.close();
   });
 
@@ -101,7 +97,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
     if (c.background) return;
     it(caseTitle(c), async function () {
       if (c.timeoutMs) this.timeout(c.timeoutMs + 30_000);
-      await applySettings({ ...MATRIX_SETTINGS, ...c.settings });
+      await setSettings({ ...MATRIX_SETTINGS, ...c.settings });
       emulator.reset();
       log.mark();
       // Evidence is checked, never discarded: what the previous case (or a background row) caused after its

@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
+import { rememberSettings, setSettings } from '../../support/settings';
 import { resourceCounts, settleResources, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
 import {
@@ -75,7 +76,7 @@ const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
 describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed chats in the real extension host`, function () {
   this.timeout(LONG ? 3_000_000 : 240_000);
-  const previous = new Map<string, unknown>();
+  let restoreSettings: (() => Promise<void>) | undefined;
   let handler: vscode.ChatRequestHandler;
   let gc: () => void;
   let baselineHeap = 0;
@@ -87,19 +88,16 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
   before(async () => {
     const url = process.env.MODEL_GATEWAY_EMULATOR_URL;
     assert.ok(url, 'the harness passes its emulator URL');
-    const config = vscode.workspace.getConfiguration('modelGateway');
-    for (const key of CHANGED_SETTINGS) previous.set(key, config.inspect(key)?.globalValue);
+    restoreSettings = rememberSettings(CHANGED_SETTINGS);
     handler = await gatewayHandler();
-    await setSetting('baseUrl', url);
-    await setSetting('chat.systemPrompt', SOAK_SYSTEM_PROMPT);
-    await setSetting('network.retries', 0);
+    await setSettings({ baseUrl: url, 'chat.systemPrompt': SOAK_SYSTEM_PROMPT, 'network.retries': 0 });
     // The harness's emulator knows only its own keys (the integration tests' key belongs to their emulators).
     await setKey(EMULATOR_TEST_KEY);
     gc = collector();
   });
 
   after(async () => {
-    for (const [key, value] of previous) await setSetting(key, value);
+    await restoreSettings?.();
     const line = heapSamples.map((s) => `${s.after}: ${mb(s.heapUsed)}`).join(', ');
     console.log(`[integration] soak heap after gc (baseline ${mb(baselineHeap)}): ${line}`);
     console.log(
