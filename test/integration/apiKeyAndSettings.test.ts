@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, setSetting, withSettings, TEST_KEY, useEmulator } from './helpers';
+import type { Emulator } from '../gateway-emulator';
+import {
+  keyedEmulator,
+  setKey,
+  setSetting,
+  TEST_KEY,
+  useEmulator,
+  withGateway,
+  withSettings,
+} from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
 type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
@@ -36,17 +44,12 @@ describe('API key, settings and Test Connection (real extension host)', () => {
   it('reports a rejected key with the typed message', async () => {
     await setKey('sk-wrong');
     await setSetting('baseUrl', emulator.url);
-    const rejecting = await startEmulator({ port: 0, acceptKey: (key) => key === 'sk-the-right-one' });
-    try {
-      await withSettings({ baseUrl: rejecting.url }, async () => {
-        const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
-        assert.equal(result.ok, false);
-        assert.match(result.ok ? '' : result.message, /Set API Key/);
-        assert.ok(!(result.ok ? '' : result.message).includes('sk-wrong'));
-      });
-    } finally {
-      await rejecting.close();
-    }
+    await withGateway({ acceptKey: (key) => key === 'sk-the-right-one' }, async () => {
+      const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
+      assert.equal(result.ok, false);
+      assert.match(result.ok ? '' : result.message, /Set API Key/);
+      assert.ok(!(result.ok ? '' : result.message).includes('sk-wrong'));
+    });
   });
 
   it('reports a gateway that is down as a connection error', async () => {
@@ -96,8 +99,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
 
   it('applies a changed base URL live, and falls back safely from an invalid one', async () => {
     await setKey();
-    const second = await keyedEmulator();
-    try {
+    await withGateway({}, async (second) => {
       await setSetting('baseUrl', `${second.url}/v1/`);
       const ok = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(ok.ok, true);
@@ -109,9 +111,6 @@ describe('API key, settings and Test Connection (real extension host)', () => {
       const fallback = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       // The invalid value is reported and the default is used instead: no crash, a typed result.
       assert.equal(typeof fallback.ok, 'boolean');
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await second.close();
-    }
+    });
   });
 });

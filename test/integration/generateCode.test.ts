@@ -4,11 +4,11 @@ import { chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator'
 import {
   closeAllEditors,
   eventually,
-  keyedEmulator,
   openFile,
   setKey,
   setSetting,
   useEmulator,
+  withGateway,
 } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
@@ -86,9 +86,7 @@ describe('Generate Code and inline edits (real editor)', () => {
 
   it('typing elsewhere during the stream corrupts nothing', async () => {
     await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
-    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
-    await setSetting('baseUrl', slow.url);
-    try {
+    await withGateway({ chunkDelayMs: 40, chunkSize: 2 }, async (slow) => {
       const editor = await openFile('gen-typing.js', ORIGINAL, 'javascript');
       editor.selection = new vscode.Selection(4, 0, 4, 0);
       const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
@@ -114,10 +112,7 @@ describe('Generate Code and inline edits (real editor)', () => {
       const text = editor.document.getText();
       const code = expectedCode(chatRequestIn(slow.requests));
       assert.equal(text, typed + ORIGINAL.replace('// end\n', `${code}\n// end\n`));
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await slow.close();
-    }
+    });
   });
 
   it('Reject while the user keeps typing elsewhere restores the original and keeps the typing', async () => {
@@ -143,9 +138,7 @@ describe('Generate Code and inline edits (real editor)', () => {
   });
 
   it('cancel closes the connection and leaves the document as it was', async () => {
-    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
-    await setSetting('baseUrl', slow.url);
-    try {
+    await withGateway({ chunkDelayMs: 50, chunkSize: 2 }, async (slow) => {
       const editor = await openFile('gen-cancel.js', ORIGINAL, 'javascript');
       editor.selection = new vscode.Selection(4, 0, 4, 0);
       const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
@@ -157,10 +150,7 @@ describe('Generate Code and inline edits (real editor)', () => {
       assert.equal(result.status, 'cancelled');
       await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
       assert.equal(editor.document.getText(), ORIGINAL);
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await slow.close();
-    }
+    });
   });
 
   it('a gateway error after partial output restores the original text', async () => {

@@ -21,6 +21,22 @@ export async function useEmulator(): Promise<Emulator> {
 
 export { setSetting, withSettings };
 
+/**
+ * Runs `body` with the extension pointed at another emulator (started with `options`, accepting TEST_KEY),
+ * then points it back at the previous gateway and closes that emulator, also when `body` fails.
+ */
+export async function withGateway<T>(
+  options: EmulatorOptions,
+  body: (gateway: Emulator) => Promise<T>,
+): Promise<T> {
+  const gateway = await keyedEmulator(options);
+  try {
+    return await withSettings({ baseUrl: gateway.url }, () => body(gateway));
+  } finally {
+    await gateway.close();
+  }
+}
+
 /** Stores a key through the real command (its automation option skips the input box). */
 export async function setKey(key = TEST_KEY): Promise<void> {
   const ok = await vscode.commands.executeCommand<boolean>('modelGateway.setApiKey', { key });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { expectedAnswer, type Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, useEmulator, withSettings } from './helpers';
+import { setKey, useEmulator, withGateway } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
 describe('Language model provider (vscode.lm, real extension host)', () => {
@@ -56,24 +56,19 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
   });
 
   it('cancellation closes the gateway connection', async () => {
-    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
-    try {
-      await withSettings({ baseUrl: slow.url }, async () => {
-        const chat = await model();
-        const source = new vscode.CancellationTokenSource();
-        const response = await chat.sendRequest(
-          [vscode.LanguageModelChatMessage.User('long please')],
-          {},
-          source.token,
-        );
-        const iterator = response.text[Symbol.asyncIterator]();
-        await iterator.next();
-        source.cancel();
-        await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
-      });
-    } finally {
-      await slow.close();
-    }
+    await withGateway({ chunkDelayMs: 50, chunkSize: 2 }, async (slow) => {
+      const chat = await model();
+      const source = new vscode.CancellationTokenSource();
+      const response = await chat.sendRequest(
+        [vscode.LanguageModelChatMessage.User('long please')],
+        {},
+        source.token,
+      );
+      const iterator = response.text[Symbol.asyncIterator]();
+      await iterator.next();
+      source.cancel();
+      await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
+    });
   });
 
   it('a 401 surfaces the Set API Key message', async () => {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
 import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
-import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { openFile, setKey, setSetting, TEST_KEY, useEmulator, withGateway, workspaceRoot } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
 const PARTICIPANT = 'modelGateway.gateway';
@@ -246,9 +246,7 @@ describe('@gateway participant handler (real extension host, real vscode objects
   });
 
   it('cancellation closes the gateway connection and keeps the text that arrived', async () => {
-    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
-    await setSetting('baseUrl', slow.url);
-    try {
+    await withGateway({ chunkDelayMs: 40, chunkSize: 2 }, async (slow) => {
       const source = new vscode.CancellationTokenSource();
       const stream = new RecordingStream();
       stream.onMarkdown = () => stream.all('markdown').length === 3 && source.cancel();
@@ -259,9 +257,6 @@ describe('@gateway participant handler (real extension host, real vscode objects
       assert.equal(sent.responseEnded, false, 'the answer was cut off');
       const text = stream.all('markdown').join('');
       assert.ok(text.length > 0 && expectedAnswer(sent.body as ChatBody).startsWith(text), text);
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await slow.close();
-    }
+    });
   });
 });

@@ -22,7 +22,7 @@ import { isPartialName } from '../../../src/images/atomicWrite';
 import { imageFileName, isWindowsReservedName } from '../../../src/images/naming';
 import { isInside } from '../../../src/images/safePath';
 import type { Emulator } from '../../gateway-emulator';
-import { setKey, setSetting, useEmulator, workspaceRoot } from '../../integration/helpers';
+import { setKey, setSetting, useEmulator, withSettings, workspaceRoot } from '../../integration/helpers';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -198,8 +198,7 @@ describe('File safety: Generate Image with hostile folders and prompts (real ext
   });
 
   it('never overwrites an existing file where the metadata sidecar would go', async () => {
-    await setSetting('images.writeMetadata', true);
-    try {
+    await withSettings({ 'images.writeMetadata': true }, async () => {
       const existing = occupyNextNames('sidecar clash', '.json');
       const result = await generate('sidecar clash');
       assert.equal(result.status, 'saved', result.error);
@@ -208,9 +207,7 @@ describe('File safety: Generate Image with hostile folders and prompts (real ext
         prompt: string;
       };
       assert.equal(sidecar.prompt, 'sidecar clash');
-    } finally {
-      await setSetting('images.writeMetadata', false);
-    }
+    });
   });
 
   for (const fault of ['status:500', 'image-url-expired', 'image-url-html', 'image-url-redirect:4']) {

@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
-import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
+import { setKey, withGateway } from '../../integration/helpers';
 import { rememberSettings, setSettings } from '../../support/settings';
 import { resourceCounts, settleResources, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
@@ -155,12 +155,10 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
     assert.ok(baselineResources, 'the sequential soak ran first');
     // The harness's emulator sends a whole answer at once; a second one, paced at 4 ms a chunk, makes
     // the 50 answers really stream side by side. It runs in this process and is closed before measuring.
-    const paced = await keyedEmulator({ chunkDelayMs: 4 });
-    // It knows the key the rest of the soak uses, too.
-    paced.keys.add(EMULATOR_TEST_KEY);
-    const started = Date.now();
-    try {
-      await setSetting('baseUrl', paced.url);
+    await withGateway({ chunkDelayMs: 4 }, async (paced) => {
+      // It knows the key the rest of the soak uses, too.
+      paced.keys.add(EMULATOR_TEST_KEY);
+      const started = Date.now();
       const chats = Array.from({ length: CONCURRENT }, async (_, i) => {
         const model = await gatewayModel(MODELS[i % MODELS.length]);
         // Half the chats get the Markdown sample (many chunks), half a distinct echo answer.
@@ -186,10 +184,7 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
         streamingAtFirstEnd >= 10,
         `the answers streamed side by side (${streamingAtFirstEnd} at once)`,
       );
-    } finally {
-      await setSetting('baseUrl', process.env.MODEL_GATEWAY_EMULATOR_URL);
-      await paced.close();
-    }
+    });
     await checkHeap(`${CONCURRENT} concurrent chats`);
   });
 
