@@ -10,6 +10,7 @@ import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, newChat, openChat, until } from '../e2e/chatHelpers';
 import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from '../e2e/contextHelpers';
+import { sleep } from '../support/poll';
 
 const ALPHA =
   'export function alpha(): string {\n  return "alpha-body-7f3";\n}\n\nexport const ALPHA_LINE_5 = 5;\n';
@@ -209,7 +210,7 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'Terminal: Create New Terminal');
     // The new terminal takes the focus; the shell is ready for input once its prompt is drawn.
     await page.locator('.terminal-wrapper.active').first().waitFor({ timeout: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
     await page.keyboard.type('sleep 1; echo ctx-$((40+2))-done');
     await page.keyboard.press('Enter');
     await screenshot(page, 'e2e-context-terminal');
@@ -286,19 +287,19 @@ describe('Chat context in the real editor', function () {
     );
     // The workspace setting reaches the extension a moment after the file is written: attach until the chip
     // counts the whole file.
-    let whole = false;
-    for (let attempt = 0; attempt < 10 && !whole; attempt++) {
-      await pickContext(frame, 'huge', /huge\.log/);
-      const chip = frame.locator('.chip-tray .chip-main').filter({ hasText: 'huge.log' });
-      await chip.waitFor();
-      const tokens = Number(/about (\d+) tokens/.exec((await chip.getAttribute('title')) ?? '')?.[1] ?? 0);
-      whole = tokens > 200_000;
-      if (!whole) {
+    await until(
+      async () => {
+        await pickContext(frame, 'huge', /huge\.log/);
+        const chip = frame.locator('.chip-tray .chip-main').filter({ hasText: 'huge.log' });
+        await chip.waitFor();
+        const tokens = Number(/about (\d+) tokens/.exec((await chip.getAttribute('title')) ?? '')?.[1] ?? 0);
+        if (tokens > 200_000) return true;
         await frame.getByRole('button', { name: 'Remove huge.log' }).click();
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-    assert.ok(whole, 'the raised maxFileTokens applies');
+        return false;
+      },
+      30_000,
+      'the raised maxFileTokens to apply',
+    );
     const count = chatRequestCount();
     await messageBox(frame).fill('And now the whole log.');
     await messageBox(frame).press('Enter');

@@ -6,7 +6,7 @@ import { type BrowserContext, type FrameLocator, type Locator, type Page } from 
 import { workbenchUrl } from './codeServer';
 import { resultsDir } from './paths';
 import { launchPersistentChromium } from '../support/chromium';
-import { waitFor } from '../support/poll';
+import { until, waitFor } from '../support/poll';
 
 /** A Chromium instance with a fresh profile. */
 export interface Browser {
@@ -141,10 +141,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
 
 /** Polls the command palette until a command whose label contains `title` is listed (bounded). */
 export async function waitForCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   const input = quickInput(page);
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
-  for (;;) {
+  const listed = async (): Promise<boolean> => {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${title}`);
@@ -157,10 +156,9 @@ export async function waitForCommand(page: Page, title: string, timeoutMs = 60_0
       .locator('.quick-input-widget')
       .waitFor({ state: 'hidden', timeout: 5000 })
       .catch(() => undefined);
-    if (found) return;
-    if (Date.now() > deadline) throw new Error(`command "${title}" not listed after ${timeoutMs} ms`);
-    await page.waitForTimeout(1000);
-  }
+    return found;
+  };
+  await until(listed, timeoutMs, `command "${title}" to be listed`);
 }
 
 /**
@@ -183,17 +181,18 @@ export async function waitForNotification(
   const toast = page.locator('.notification-toast .notification-list-item').filter({ hasText: text }).first();
   const center = page.locator('.notifications-center');
   const inCenter = center.locator('.notification-list-item').filter({ hasText: text }).first();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await toast.isVisible()) return toast;
-    // The palette this goes through closes when something else takes focus (a file the extension opens,
-    // say): then the next round opens it again.
-    if (!(await center.isVisible()))
-      await runCommand(page, 'Notifications: Show Notifications', 5000).catch(() => undefined);
-    if (await inCenter.isVisible()) return inCenter;
-    if (Date.now() > deadline) throw new Error(`no notification matching ${text} after ${timeoutMs} ms`);
-    await page.waitForTimeout(250);
-  }
+  return waitFor(
+    async () => {
+      if (await toast.isVisible()) return toast;
+      // The palette this goes through closes when something else takes focus (a file the extension opens,
+      // say): then the next round opens it again.
+      if (!(await center.isVisible()))
+        await runCommand(page, 'Notifications: Show Notifications', 5000).catch(() => undefined);
+      return (await inCenter.isVisible()) ? inCenter : undefined;
+    },
+    `a notification matching ${text}`,
+    timeoutMs,
+  );
 }
 
 /** Removes every notification (and closes the center), so an old one can never match a later wait. */

@@ -5,9 +5,9 @@ import { expectedCompletion } from '../gateway-emulator/completionAnswers';
 import type { CompletionsHandle } from '../../src/host/complete/registerCompletions';
 import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
+import { sleep } from '../support/poll';
 
 const chats = (e: Emulator): RecordedRequest[] => chatRequestsOf(e);
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function handle(): Promise<CompletionsHandle> {
   const extension = vscode.extensions.getExtension<{ completions: CompletionsHandle }>(

@@ -11,6 +11,7 @@ import {
   withGateway,
 } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
+import { sleep } from '../support/poll';
 
 type GenerateCodeResult = { status: string; code?: string };
 
@@ -104,7 +105,7 @@ describe('Generate Code and inline edits (real editor)', () => {
         // The `type` command is what a key press runs: the editor inserts at the cursor, in the window.
         await vscode.commands.executeCommand('type', { text: key });
         typed += key;
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        await sleep(30);
       }
       assert.ok(typed.length >= 5, `typed ${typed.length} characters during the stream`);
       const result = await running;
@@ -130,7 +131,7 @@ describe('Generate Code and inline edits (real editor)', () => {
     for (let keystroke = 0; keystroke < 200 && !settled; keystroke++) {
       await vscode.commands.executeCommand('type', { text: 'y' });
       typed += 'y';
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await sleep(30);
     }
     assert.equal(await rejecting, true);
     assert.ok(typed.length > 0, 'a keystroke raced the restore');

@@ -3,7 +3,8 @@
 /** What a wait is for, named in its timeout error. */
 export type What = string | (() => string);
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms` milliseconds: for pacing (a typist, a stream), never to wait for a condition (use {@link until}). */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Calls `get` until it returns a value other than undefined; errors it throws count as "not yet".

@@ -6,6 +6,7 @@ import type { Attachment } from '../../src/chat/context/types';
 import type { WebviewToHost } from '../../src/protocol';
 import { user, viewState } from './fixtures';
 import { type HarnessPage, frames, useHarness } from './harness';
+import { waitFor } from '../support/poll';
 
 const KINDS = [
   { key: 'mode:files', label: 'Files…', icon: 'file' },
@@ -33,12 +34,11 @@ describe('chat webview context (Chromium, real bundle)', function () {
 
   /** Waits for the webview's newest picker query and answers it with `items`. */
   async function answerQuery(items: typeof KINDS, pending = false): Promise<WebviewToHost> {
-    let query: Extract<WebviewToHost, { type: 'contextQuery' }> | undefined;
-    for (let i = 0; i < 50 && !query; i++) {
-      query = lastOf(await hp.posted(), 'contextQuery');
-      if (!query) await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.ok(query, 'the picker asked the host');
+    const query = await waitFor(
+      async () => lastOf(await hp.posted(), 'contextQuery'),
+      'the picker to ask the host',
+      1000,
+    );
     await hp.send({ type: 'contextResults', requestId: query.requestId, mode: query.mode, items, pending });
     return query;
   }

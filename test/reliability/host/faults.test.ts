@@ -26,6 +26,7 @@ import {
   runGenerateImage,
   type FaultContext,
 } from './faultRunners';
+import { sleep } from '../../support/poll';
 
 /** Every setting the matrix changes (restored afterwards). */
 const CHANGED_SETTINGS = [
@@ -150,7 +151,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   it('leaves no resources behind over the whole matrix', async () => {
     await Promise.all(background.values());
     // VS Code reports an unhandled rejection a second after it happens: give the last case that time.
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500);
     assert.deepEqual(errorEntries(hostLog.take()), [], 'no error in the extension host log');
     assert.deepEqual(rejections.take(), [], 'no unhandled rejection');
     assert.deepEqual(await settleResources(suiteBaseline), [], 'no growth since the warm-up');
@@ -159,6 +160,6 @@ describe('Fault matrix: editor commands in the real extension host', function ()
 
 /** Counts once the warm-up's connections and timers have had a moment to close. */
 async function quietCounts(): Promise<ResourceCounts> {
-  await new Promise((r) => setTimeout(r, 1000));
+  await sleep(1000);
   return resourceCounts();
 }

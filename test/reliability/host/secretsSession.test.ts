@@ -11,6 +11,7 @@ import { expectedChatAnswer, startEmulator, type Emulator } from '../../gateway-
 import { closeAllEditors, eventually, openFile, setSetting, workspaceRoot } from '../../integration/helpers';
 import { type FrontGateway, type Listening, startFrontGateway, startOtherOrigin } from './secretsServers';
 import { chatRequestsOf } from '../../support/emulatorRequests';
+import { sleep } from '../../support/poll';
 
 /** Distinctive, and with characters that base64 and URL encoding change. */
 const KEY = 'sk-mgSecret_7Qx9+Zt/w=K2vR8';
@@ -214,7 +215,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
       await eventually(() => assert.equal(front.inject.length, 0, 'the chat request was made'), 15_000);
     }
     // The conversation store coalesces writes for 500 ms; give it time to put everything on disk.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
     assert.ok(outcomes.length >= 12, `${outcomes.length} outcomes`);
   });
 

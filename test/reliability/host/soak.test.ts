@@ -23,6 +23,7 @@ import {
   type ChatOutcome,
 } from './soakChats';
 import { chatRequestsOf } from '../../support/emulatorRequests';
+import { sleep } from '../../support/poll';
 
 const LONG = process.env.MODEL_GATEWAY_SOAK === 'long';
 const SEQUENTIAL = LONG ? 1000 : 150;
@@ -38,8 +39,6 @@ const MODELS = [
   'alpha-sonnet-4-5-20250929-thinking',
 ];
 const CHANGED_SETTINGS = ['baseUrl', 'chat.systemPrompt', 'network.retries'];
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A full garbage collection: the extension host runs without --expose-gc, so the flag is set at run

@@ -20,6 +20,7 @@ import { ConversationStore } from '../../../src/chat/store';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { AssistantTurn, Conversation } from '../../../src/chat/types';
 import { CrashingFs, SimulatedCrash, restartedFs, type CrashMode } from './durabilityFs';
+import { sleep } from '../../support/poll';
 
 const clone = (conv: Conversation): Conversation => JSON.parse(JSON.stringify(conv)) as Conversation;
 
@@ -188,7 +189,7 @@ describe('Conversation durability: a crash at every step of the chat store (real
     for (let i = 0; i < 150; i++) {
       appendToTurn(conv, turn.id, { text: `chunk ${i}. ` });
       store.scheduleSave(conv); // what the chat session does on every streamed token
-      await new Promise((resolve) => setTimeout(resolve, 4));
+      await sleep(4);
       const text = await fsp.readFile(file, 'utf8').catch(() => undefined);
       if (text === undefined) continue; // not written yet
       const parsed = parseConversationFile(text, 'streaming-now');

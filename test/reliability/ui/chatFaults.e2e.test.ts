@@ -22,7 +22,7 @@ import { MATRIX_SETTINGS } from '../host/faultCases';
 import { errorEntries, extHostLog, type LogTail } from '../host/faultProbes';
 import { CHAT_FAULT_CASES, type ChatFaultCase } from './chatFaultsCases';
 import { openSockets } from './chatFaultsSockets';
-import { settle } from '../../support/poll';
+import { settle, sleep } from '../../support/poll';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
 import { setUserSettings } from '../../support/userSettings';
 
@@ -177,7 +177,7 @@ describe('Fault matrix: chat panel in the real editor', function () {
 
   it('leaves no error in the extension host log after the last row', async () => {
     // VS Code logs an unhandled rejection a second after it happens.
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500);
     assert.deepEqual(errorEntries(hostLog.take()), []);
   });
 });

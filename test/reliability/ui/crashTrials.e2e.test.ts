@@ -25,6 +25,7 @@ import {
   readConversations,
 } from './durabilityFiles';
 import { setUserSettings } from '../../support/userSettings';
+import { sleep } from '../../support/poll';
 
 const flag = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -119,7 +120,7 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
         (requests) => requests.some((r) => JSON.stringify(r.body ?? '').includes(`Crash trial ${n + 1} `)),
         15_000,
       );
-      await new Promise((r) => setTimeout(r, trial.delayMs));
+      await sleep(trial.delayMs);
       const host = extensionHostConnectedTo(server.pgid, paced.port);
       assert.ok(
         host,

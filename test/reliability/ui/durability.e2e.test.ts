@@ -23,6 +23,7 @@ import {
 } from './durabilityFiles';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
 import { setUserSettings } from '../../support/userSettings';
+import { sleep } from '../../support/poll';
 
 const LONG_PROMPT = 'Durability: the long story [[answer:long]]';
 const KEPT_PROMPT = 'Durability: a conversation to keep';
@@ -145,7 +146,7 @@ describe('Conversation durability in the real editor', function () {
     const before = emulator().requests.length;
     await send(frame, STALLED_PROMPT);
     await untilChatRequestSince(emulator(), before, 10_000, 'the request at the gateway');
-    await new Promise((r) => setTimeout(r, 1500)); // three save intervals: long enough to be on disk
+    await sleep(1500); // three save intervals: long enough to be on disk
     const host = extensionHostConnectedTo(server.pgid, emulator().port);
     assert.ok(
       host,

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { inflateSync } from 'node:zlib';
 import { startEmulator, type Emulator } from '../../gateway-emulator/index';
 import { KEY, pngSize, post, rawRequest } from './helpers';
+import { sleep } from '../../support/poll';
 
 const IMAGES = '/v1/images/generations';
 
@@ -84,7 +85,7 @@ describe('gateway emulator: images', () => {
     try {
       const res = await post(short.url, IMAGES, { prompt: 'fleeting' });
       const url = ((await res.json()) as ImageAnswer).data[0].url ?? '';
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await sleep(150);
       const late = await fetch(url);
       assert.equal(late.status, 403);
       await late.text();
