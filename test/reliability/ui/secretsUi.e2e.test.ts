@@ -5,7 +5,7 @@
 // localStorage), every file of the editor's data folder and the workspace, and code-server's log, before
 // and after a window reload.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
@@ -22,38 +22,20 @@ import { articles, emulator, newChat, openChat, send, until } from '../../e2e/ch
 import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
 import { chatRequestsOf, untilAnsweredSince } from '../../support/emulatorRequests';
+import { formsIn, forEachFile, keyForms } from '../../support/keySearch';
 
 const KEY = 'sk-uiSecret_Wq7+Lp/3=Zx9Tb';
 const STATE_MARKER = 'secretsUiStateMarker';
-const FORMS: Record<string, string> = {
-  raw: KEY,
-  base64: Buffer.from(KEY).toString('base64'),
-  base64url: Buffer.from(KEY).toString('base64url'),
-  'base64 Bearer': Buffer.from(`Bearer ${KEY}`).toString('base64'),
-  'URL-encoded': encodeURIComponent(KEY),
-  'form-encoded': new URLSearchParams({ k: KEY }).toString().slice(2),
-};
+const FORMS = keyForms(KEY);
 
-function keyForms(text: string | Buffer): string[] {
-  return Object.entries(FORMS).flatMap(([name, form]) => (text.includes(form) ? [name] : []));
-}
-
+/** path → key forms, for every file below `dir` (binary files included). */
 function filesWithKey(dir: string, seen: { files: number }): string[] {
   const hits: string[] = [];
-  const walk = (path: string): void => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      const stat = statSync(full, { throwIfNoEntry: false });
-      if (!stat) continue;
-      if (stat.isDirectory()) walk(full);
-      else if (stat.isFile() && stat.size < 100_000_000) {
-        seen.files++;
-        const forms = keyForms(readFileSync(full));
-        if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
-      }
-    }
-  };
-  if (existsSync(dir)) walk(dir);
+  forEachFile(dir, (full, bytes) => {
+    seen.files++;
+    const forms = formsIn(FORMS, bytes);
+    if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
+  });
   return hits;
 }
 
@@ -121,7 +103,7 @@ describe('Secrets through the real UI (code-server)', function () {
     ];
     const storage = await browserStorage(page);
     for (const entry of storage) {
-      const forms = keyForms(entry.text);
+      const forms = formsIn(FORMS, entry.text);
       if (forms.length) hits.push(`${entry.where}: ${forms.join(', ')}`);
     }
     console.log(`      ${label}: ${seen.files} files and ${storage.length} browser storage entries searched`);
@@ -235,16 +217,16 @@ describe('Secrets through the real UI (code-server)', function () {
 
     const doc = await chatDocument(page);
     const dom = await doc.evaluate(() => document.documentElement.outerHTML + document.body.innerText);
-    assert.deepEqual(keyForms(dom), [], 'the key is in the webview DOM');
+    assert.deepEqual(formsIn(FORMS, dom), [], 'the key is in the webview DOM');
     const notes =
       (await page
         .locator('.notifications-center')
         .innerText()
         .catch(() => '')) || '';
     assert.ok(notes.length > 0, 'the notification center was read');
-    assert.deepEqual(keyForms(notes), [], 'the key is in a notification');
+    assert.deepEqual(formsIn(FORMS, notes), [], 'the key is in a notification');
     const workbench = await page.evaluate(() => document.body.innerText);
-    assert.deepEqual(keyForms(workbench), [], 'the key is shown in the workbench');
+    assert.deepEqual(formsIn(FORMS, workbench), [], 'the key is shown in the workbench');
     await hideNotifications(page);
 
     assert.deepEqual(await search(page, 'during the session'), []);
@@ -258,6 +240,6 @@ describe('Secrets through the real UI (code-server)', function () {
       'the conversation after the reload',
     );
     const restored = await (await chatDocument(page)).evaluate(() => document.documentElement.outerHTML);
-    assert.deepEqual(keyForms(restored), [], 'the key is in the restored webview');
+    assert.deepEqual(formsIn(FORMS, restored), [], 'the key is in the restored webview');
   });
 });
