@@ -8,7 +8,8 @@ import { e2e } from '../../harness/e2eFixture';
 import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
 import { labelledAnswer, unshownVectors } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from '../webview/xssCorpus';
-import { runSeed, seededRandom, startCanary } from '../webview/xssPage';
+import { runSeed, startCanary } from '../webview/xssPage';
+import { seededRandom } from '../../support/seededRandom';
 import { chatDocument, ensureFixtureGateway, installTripwire, tripwire } from './xssFrame';
 import { untilAnsweredSince } from '../../support/emulatorRequests';
 

@@ -6,7 +6,8 @@ import { assistant, randomChunks, user, viewState } from '../../webview/fixtures
 import { frames, type Harness, type HarnessPage, startHarness } from '../../webview/harness';
 import { labelledAnswer, unshownVectors, visibleMarker } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from './xssCorpus';
-import { type Canary, openWithHostCsp, runSeed, seededRandom, startCanary } from './xssPage';
+import { type Canary, openWithHostCsp, runSeed, startCanary } from './xssPage';
+import { seededRandom } from '../../support/seededRandom';
 
 const HARNESS_PATHS = new Set([
   '/',

@@ -59,17 +59,6 @@ export async function openWithHostCsp(harness: Harness): Promise<{ hp: HarnessPa
   return { hp, csp };
 }
 
-/** Deterministic xorshift32 in [0, 1) for a seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x100000000;
-  };
-}
-
 /** The run's seed: RELIABILITY_SEED when set (to replay a failure), else a fresh one. */
 export function runSeed(): number {
   const fromEnv = Number(process.env.RELIABILITY_SEED);

@@ -15,6 +15,7 @@ import {
 } from '../../../src/gateway/errors';
 import { KEY, TEXT_MODEL, assertNoKey, chat, collect, logSink, rejection, tinyServer } from './helpers';
 import { useEmulatorClients } from '../../support/emulatorClients';
+import { DIALECTS } from '../../gateway-emulator/errorBodies';
 
 describe('gateway client: errors, retries and the key', function () {
   this.timeout(20_000);
@@ -22,17 +23,6 @@ describe('gateway client: errors, retries and the key', function () {
   const gw = useEmulatorClients(KEY, { retry: { baseDelayMs: 10, maxDelayMs: 50 } });
 
   describe('status faults in every dialect', () => {
-    const dialects = [
-      'openai',
-      'openrouter',
-      'litellm',
-      'vllm',
-      'ollama',
-      'anthropic',
-      'reseller',
-      'html',
-      'empty',
-    ];
     const statuses: Array<[number, new (...args: never[]) => GatewayError]> = [
       [400, BadRequestError],
       [401, AuthError],
@@ -46,7 +36,7 @@ describe('gateway client: errors, retries and the key', function () {
       [524, ServerError],
       [529, ServerError],
     ];
-    for (const dialect of dialects) {
+    for (const dialect of DIALECTS) {
       it(`${dialect}: each status maps to its class with a readable message`, async () => {
         const client = gw.client({ retry: { maxRetries: 0 } });
         for (const [status, ErrorClass] of statuses) {
