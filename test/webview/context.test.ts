@@ -5,8 +5,9 @@ import * as assert from 'node:assert/strict';
 import type { Attachment } from '../../src/chat/context/types';
 import type { WebviewToHost } from '../../src/protocol';
 import { user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
 import { waitFor } from '../support/poll';
+import { usePagePerTest } from './pageHooks';
 
 const KINDS = [
   { key: 'mode:files', label: 'Files…', icon: 'file' },
@@ -22,15 +23,12 @@ function lastOf<T extends WebviewToHost['type']>(
 }
 
 describe('chat webview context (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
+  usePagePerTest(async (page) => {
+    hp = page;
     await hp.send({ type: 'state', state: viewState([]) });
     await frames(hp.page);
   });
-  afterEach(() => harness.close(hp));
 
   /** Waits for the webview's newest picker query and answers it with `items`. */
   async function answerQuery(items: typeof KINDS, pending = false): Promise<WebviewToHost> {

@@ -1,5 +1,4 @@
 // Serves the real webview bundle under the host's CSP on 127.0.0.1 and drives it in headless Chromium.
-import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -219,64 +218,4 @@ export function frames(page: Page, count = 2): Promise<void> {
       }),
     count,
   );
-}
-
-/** A file's harness as its tests use it: pages open on it, and a page closes with its errors checked. */
-export interface FileHarness {
-  /** The harness server's origin (known once the file's tests run). */
-  readonly origin: string;
-  open(options?: PageOptions): Promise<HarnessPage>;
-  /** Closes the page; unless told otherwise, an uncaught error or console error on it fails the test. */
-  close(hp: HarnessPage | undefined, options?: { allowErrors?: boolean }): Promise<void>;
-}
-
-/**
- * Registers one harness (server and Chromium) for the calling test file, started before its tests and closed
- * after them, so each file needs only `beforeEach(open)` and `afterEach(close)`.
- */
-export function useHarness(): FileHarness {
-  let harness: Harness | undefined;
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  return {
-    get origin(): string {
-      if (!harness) throw new Error('the harness did not start');
-      return harness.origin;
-    },
-    open: (options) => {
-      if (!harness) throw new Error('the harness did not start');
-      return harness.open(options);
-    },
-    close: async (hp, options = {}) => {
-      try {
-        if (!options.allowErrors) assert.deepEqual(hp?.errors ?? [], [], 'errors on the page');
-      } finally {
-        await hp?.close();
-      }
-    },
-  };
-}
-
-/** Registers hooks for one page of the `render` bundle, shared by the file's tests (opened in `before`). */
-export function useRenderPage(): { readonly page: Page } {
-  let harness: Harness | undefined;
-  let hp: HarnessPage | undefined;
-  before(async () => {
-    harness = await startHarness();
-    hp = await harness.open({ bundle: 'render' });
-  });
-  after(async () => {
-    await hp?.close();
-    await harness?.close();
-  });
-  return {
-    get page(): Page {
-      if (!hp) throw new Error('the render page did not open');
-      return hp.page;
-    },
-  };
 }

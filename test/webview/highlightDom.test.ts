@@ -2,7 +2,7 @@
 // node what DOMPurify makes of the same HTML, for every bundled language, and must refuse (so the caller
 // sanitises) any markup highlight.js would not write.
 import * as assert from 'node:assert/strict';
-import { useRenderPage } from './harness';
+import { useRenderPage } from './pageHooks';
 
 /** A sample per bundled language (and alias), with the characters HTML escapes and nested grammars. */
 const SAMPLES: Record<string, string> = {

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import type { ImageTurn } from '../../src/chat/types';
 import { viewState } from './fixtures';
-import { frames, type HarnessPage, useHarness } from './harness';
+import { frames, type HarnessPage } from './harness';
+import { useHarness } from './pageHooks';
 
 const PROMPT = 'A fox <img src=x onerror="__xss()"> in snow';
 

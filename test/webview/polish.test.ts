@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import type { ConversationSummary } from '../../src/chat/types';
 import type { ModelOption } from '../../src/protocol';
 import { assistant, user, viewState } from './fixtures';
-import { type HarnessPage, useHarness } from './harness';
+import { type HarnessPage } from './harness';
+import { useHarness } from './pageHooks';
 
 const READABLE: ModelOption[] = [
   { id: 'alpha-sonnet-4-5-20250929', label: 'Sonnet 4.5', thinking: false, extra: false },

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { DOCUMENTS } from './documents';
 import { randomChunks } from './fixtures';
-import { useRenderPage } from './harness';
+import { useRenderPage } from './pageHooks';
 
 describe('stream renderer (Chromium)', function () {
   const hp = useRenderPage();

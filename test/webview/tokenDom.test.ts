@@ -3,7 +3,7 @@
 // the elements it is allowed to create.
 import * as assert from 'node:assert/strict';
 import { DOCUMENTS } from './documents';
-import { useRenderPage } from './harness';
+import { useRenderPage } from './pageHooks';
 
 /** Markdown the builder must take (not hand to the HTML path), hostile text included. */
 const BUILT: Record<string, string> = {

@@ -2,18 +2,14 @@
 // anything, or navigate; it must stay visible as text.
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
 import { labelledAnswer, unshownVectors, visibleMarker, XSS_VECTORS } from './xssCorpus';
 import { HARNESS_PATHS, MARKDOWN_TAGS } from './xssRules';
+import { usePagePerTest } from './pageHooks';
 
 describe('XSS corpus (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
-  });
-  afterEach(() => harness.close(hp, { allowErrors: true }));
+  const harness = usePagePerTest((page) => (hp = page), { allowErrors: true });
 
   it(`has at least 60 vectors (${XSS_VECTORS.length})`, () => {
     assert.ok(XSS_VECTORS.length >= 60);

@@ -3,7 +3,8 @@
 // nowhere and stays visible as text.
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from '../../webview/fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from '../../webview/harness';
+import { frames, type HarnessPage } from '../../webview/harness';
+import { useHarness } from '../../webview/pageHooks';
 import { labelledAnswer, unshownVectors, visibleMarker } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from './xssCorpus';
 import { type Canary, openWithHostCsp, runSeed, startCanary } from './xssPage';
@@ -17,7 +18,7 @@ const INVISIBLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2069\u
 describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
   this.timeout(120_000);
   const seed = runSeed();
-  let harness: Harness;
+  const harness = useHarness();
   let canary: Canary;
   let corpus: HostileVector[];
   let hp: HarnessPage;
@@ -26,20 +27,16 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
   before(async () => {
     canary = await startCanary();
     corpus = hostileCorpus(canary.origin);
-    harness = await startHarness();
     console.log(`      seed ${seed} (replay with RELIABILITY_SEED=${seed}); ${corpus.length} vectors`);
   });
   after(async () => {
-    await harness?.close();
     await canary?.close();
   });
   beforeEach(async () => {
     ({ hp, csp } = await openWithHostCsp(harness));
     canary.hits.length = 0;
   });
-  afterEach(async () => {
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp, { allowErrors: true }));
 
   it('has at least 150 vectors in every required category', () => {
     assert.ok(corpus.length >= 150, `${corpus.length} vectors`);

@@ -34,7 +34,9 @@ export async function startCanary(): Promise<Canary> {
  * Opens the bundle, then reloads it with the harness's CSP header replaced by the host's own policy,
  * delivered as the host delivers it (a meta tag), with the harness origin as `webview.cspSource`.
  */
-export async function openWithHostCsp(harness: Harness): Promise<{ hp: HarnessPage; csp: string }> {
+export async function openWithHostCsp(
+  harness: Pick<Harness, 'open' | 'origin'>,
+): Promise<{ hp: HarnessPage; csp: string }> {
   const hp = await harness.open();
   let csp = '';
   await hp.page.route(
