@@ -9,6 +9,7 @@ import { openWorkbench } from './browser';
 import { remoteUri } from './codeServer';
 import { integrationEntry, repoRoot, resultsDir } from './paths';
 import { Cleanups, withTimeout } from './proc';
+import { flag } from '../support/args';
 
 /** Options of {@link runExtensionTests}. */
 export interface ExtensionTestOptions {
@@ -141,12 +142,6 @@ function saveLogs(logs: LogFile[] | undefined): void {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, log.contents);
   }
-}
-
-/** Reads `--name=value` from argv. */
-function flag(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
 
 if (require.main === module) {

@@ -26,9 +26,8 @@ import {
 } from './durabilityFiles';
 import { setUserSettings } from '../../support/userSettings';
 import { sleep } from '../../support/poll';
+import { flag } from '../../support/args';
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TRIALS = Number(flag('crash-trials') ?? 20);
 const SEED = Number(flag('crash-seed') ?? 20261126);
 /** Longest wait after the request reaches the gateway: six save intervals of the store. */
