@@ -14,7 +14,7 @@ import {
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, lastChatRequest, until } from './chatHelpers';
-import { editorText, openFile } from './editorHelpers';
+import { codeLens, editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
 
 function imagesIn(folder: string): string[] {
@@ -58,7 +58,7 @@ describe('Editor commands in the real editor', function () {
     await page.keyboard.press('Enter');
     await runCommand(page, 'Model Gateway: Generate Code');
     await acceptInputBox(page, 'a function that multiplies two numbers');
-    const accept = page.locator('.codelens-decoration a').filter({ hasText: 'Accept All' });
+    const accept = codeLens(page, 'Accept All');
     await accept.waitFor({ timeout: 20_000 });
     await screenshot(page, 'e2e-generate-code-review');
     const text = await editorText(page);
@@ -69,10 +69,7 @@ describe('Editor commands in the real editor', function () {
     }
     assert.ok(!text.includes('```'));
     await accept.click();
-    await page
-      .locator('.codelens-decoration a')
-      .filter({ hasText: 'Accept All' })
-      .waitFor({ state: 'detached', timeout: 10_000 });
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');
   });

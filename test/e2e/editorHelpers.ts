@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { quickInput } from '../harness/browser';
 
 /**
@@ -41,4 +41,9 @@ export async function editorText(page: Page): Promise<string> {
     /\u00a0/g,
     ' ',
   );
+}
+
+/** The code lens action whose title starts with `title` (Accept All, Reject, …) in the review. */
+export function codeLens(page: Page, title: string): Locator {
+  return page.locator('.codelens-decoration a').filter({ hasText: new RegExp(`^\\s*${title}`) });
 }
