@@ -55,3 +55,22 @@ export function useEmulatorClients(
     },
   };
 }
+
+/**
+ * Registers a fresh emulator (started with `options`) for each test of the calling `describe`: handed to
+ * `receive` (the suite keeps it) before the test, closed after it. For suites that test the emulator itself.
+ */
+export function useEmulatorPerTest(
+  receive: (emulator: Emulator) => unknown,
+  options: EmulatorOptions = {},
+): void {
+  let emulator: Emulator | undefined;
+  beforeEach(async () => {
+    emulator = await startEmulator(options);
+    receive(emulator);
+  });
+  afterEach(async () => {
+    await emulator?.close();
+    emulator = undefined;
+  });
+}

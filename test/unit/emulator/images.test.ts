@@ -5,6 +5,7 @@ import { inflateSync } from 'node:zlib';
 import { startEmulator, type Emulator } from '../../gateway-emulator/index';
 import { KEY, pngSize, post, rawRequest } from './helpers';
 import { sleep } from '../../support/poll';
+import { useEmulatorPerTest } from '../../support/emulatorClients';
 
 const IMAGES = '/v1/images/generations';
 
@@ -29,12 +30,7 @@ function firstPixel(png: Buffer): number[] {
 
 describe('gateway emulator: images', () => {
   let emu: Emulator;
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  useEmulatorPerTest((started) => (emu = started));
 
   const generate = async (body: Record<string, unknown>, fault?: string): Promise<ImageAnswer> => {
     const res = await post(emu.url, IMAGES, body, { fault });
