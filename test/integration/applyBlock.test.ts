@@ -8,12 +8,12 @@ import {
   eventually,
   openFile,
   setKey,
-  setSetting,
   withSettings,
   useEmulator,
   workspaceRoot,
 } from './helpers';
 import { chatRequestsOf, isChatRequest } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 type ApplyResult = { status: string; mode?: string; file?: string; hunks?: number; message?: string };
 
@@ -41,13 +41,13 @@ function documentOf(name: string): vscode.TextDocument {
 }
 
 describe('Apply a chat code block (real editor)', () => {
+  useSettingsRestored(['edit.applyModel']);
   let emulator: Emulator;
   before(async () => {
     emulator = await useEmulator();
     await setKey();
   });
   after(async () => {
-    await setSetting('edit.applyModel', undefined);
     await emulator.close();
   });
   afterEach(async () => {

@@ -6,6 +6,7 @@ import type { CompletionsHandle } from '../../src/host/complete/registerCompleti
 import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { sleep } from '../support/poll';
+import { useSettingsRestored } from '../support/settings';
 
 const chats = (e: Emulator): RecordedRequest[] => chatRequestsOf(e);
 
@@ -37,6 +38,7 @@ async function openAt(
 
 describe('Inline completions (real editor)', function () {
   this.timeout(30_000);
+  useSettingsRestored(['complete.enabled', 'complete.debounceMs']);
   let emulator: Emulator;
   before(async () => {
     emulator = await useEmulator();
@@ -51,8 +53,6 @@ describe('Inline completions (real editor)', function () {
     await closeAllEditors();
   });
   after(async () => {
-    await setSetting('complete.enabled', undefined);
-    await setSetting('complete.debounceMs', undefined);
     await emulator.close();
   });
 

@@ -12,19 +12,20 @@ import {
 } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { sleep } from '../support/poll';
+import { useSettingsRestored } from '../support/settings';
 
 type GenerateCodeResult = { status: string; code?: string };
 
 const ORIGINAL = 'function add(a, b) {\n  return a + b;\n}\n\n// end\n';
 
 describe('Generate Code and inline edits (real editor)', () => {
+  useSettingsRestored(['chat.model']);
   let emulator: Emulator;
   before(async () => {
     emulator = await useEmulator();
     await setKey();
   });
   after(async () => {
-    await setSetting('chat.model', undefined);
     await emulator.close();
   });
   afterEach(async () => {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, withSettings, useEmulator, workspaceRoot } from './helpers';
+import { useSettingsRestored } from '../support/settings';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -20,6 +21,7 @@ async function listFolder(folder: vscode.Uri): Promise<string[]> {
 }
 
 describe('Generate Image into the workspace (real editor)', () => {
+  useSettingsRestored(['images.folder', 'images.writeMetadata']);
   let emulator: Emulator;
   const folderSetting = 'assets/generated-it';
   const folder = (): vscode.Uri => vscode.Uri.joinPath(workspaceRoot(), 'assets', 'generated-it');
@@ -30,8 +32,6 @@ describe('Generate Image into the workspace (real editor)', () => {
     await setSetting('images.folder', folderSetting);
   });
   after(async () => {
-    await setSetting('images.folder', undefined);
-    await setSetting('images.writeMetadata', undefined);
     await emulator.close();
   });
   beforeEach(async () => {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
 import { keyedEmulator, setKey, setSetting } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const WEATHER: vscode.LanguageModelChatTool = {
   name: 'getWeather',
@@ -36,6 +37,7 @@ async function ask(
 }
 
 describe('Agent mode: tool calling through vscode.lm (real extension host)', () => {
+  useSettingsRestored(['lm.toolCalling']);
   const emulators: Emulator[] = [];
   async function gateway(tools: boolean): Promise<Emulator> {
     const emulator = await keyedEmulator({ tools, chunkSize: 4 });
@@ -55,7 +57,6 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
     await setSetting('network.retries', 0);
   });
   after(async () => {
-    await setSetting('lm.toolCalling', undefined);
     await Promise.all(emulators.map((e) => e.close()));
   });
 

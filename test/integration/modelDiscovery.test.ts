@@ -5,6 +5,7 @@ import type { RefreshOutcome } from '../../src/host/modelDirectory';
 import type { Emulator } from '../gateway-emulator';
 import { TEST_KEY, eventually, keyedEmulator, setKey, setSetting, withSettings } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const VENDOR = 'modelgateway';
 
@@ -13,6 +14,7 @@ async function offeredIds(): Promise<string[]> {
 }
 
 describe('Model discovery and custom headers (real extension host)', () => {
+  useSettingsRestored(['network.headers', 'chat.extraModels']);
   const emulators: Emulator[] = [];
   async function serving(models: Emulator['models']): Promise<Emulator> {
     const emulator = await keyedEmulator({ models });
@@ -26,8 +28,6 @@ describe('Model discovery and custom headers (real extension host)', () => {
     await setSetting('network.retries', 0);
   });
   after(async () => {
-    await setSetting('network.headers', undefined);
-    await setSetting('chat.extraModels', undefined);
     await Promise.all(emulators.map((e) => e.close()));
   });
 

@@ -6,6 +6,7 @@ import { readImageDimensions } from '../support/pngInfo';
 import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
 import { openFile, setKey, setSetting, TEST_KEY, useEmulator, withGateway, workspaceRoot } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const PARTICIPANT = 'modelGateway.gateway';
 
@@ -60,6 +61,7 @@ const ResponseTurn = vscode.ChatResponseTurn as unknown as new (
 
 describe('@gateway participant handler (real extension host, real vscode objects)', function () {
   this.timeout(60_000);
+  useSettingsRestored(['images.folder']);
   let emulator: Emulator;
   let handler: vscode.ChatRequestHandler;
   let model: vscode.LanguageModelChat;
@@ -76,7 +78,6 @@ describe('@gateway participant handler (real extension host, real vscode objects
     assert.ok(model, 'the provider offers the model');
   });
   after(async () => {
-    await setSetting('images.folder', undefined);
     await emulator.close();
   });
   beforeEach(() => emulator.reset());

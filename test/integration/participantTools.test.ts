@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, useEmulator } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const TOOL = 'renderMermaidDiagram';
 
@@ -17,6 +18,7 @@ interface Body {
 
 describe('@gateway passes the #tools of the request through (real extension host)', function () {
   this.timeout(60_000);
+  useSettingsRestored(['lm.toolCalling']);
   let emulator: Emulator;
   let handler: vscode.ChatRequestHandler;
 
@@ -29,7 +31,6 @@ describe('@gateway passes the #tools of the request through (real extension host
     await setKey();
   });
   after(async () => {
-    await setSetting('lm.toolCalling', undefined);
     await emulator.close();
   });
   beforeEach(() => emulator.reset());

@@ -41,3 +41,17 @@ export async function withSettings<T>(
     await restore();
   }
 }
+
+/**
+ * Registers hooks in the calling `describe` that remember the global values of the `modelGateway.*` settings
+ * `keys` before its tests and put them back after them. Call it first, before the suite's own `before`.
+ */
+export function useSettingsRestored(keys: readonly string[]): void {
+  let restore: (() => Promise<void>) | undefined;
+  before(() => {
+    restore = rememberSettings(keys);
+  });
+  after(async () => {
+    await restore?.();
+  });
+}

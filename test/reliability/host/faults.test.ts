@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type Emulator, type RecordedRequest } from '../../gateway-emulator';
 import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
-import { rememberSettings, setSettings } from '../../support/settings';
+import { setSettings, useSettingsRestored } from '../../support/settings';
 import { HOST_FAULT_CASES, MATRIX_SETTINGS, caseTitle, type FaultCase } from './faultCases';
 import {
   RejectionWatch,
@@ -44,8 +44,8 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   let hostLog: LogTail;
   let rejections: RejectionWatch;
   let suiteBaseline: ResourceCounts;
-  /** User settings as they were before the matrix. */
-  let restoreSettings: (() => Promise<void>) | undefined;
+  // Later suites of the same run find the settings as they were before the matrix.
+  useSettingsRestored(CHANGED_SETTINGS);
   /** Background rows and how they ended (undefined: passed). */
   const background = new Map<FaultCase, Promise<unknown>>();
 
@@ -53,7 +53,6 @@ describe('Fault matrix: editor commands in the real extension host', function ()
     this.timeout(120_000);
     // The emulator runs in this process; its stalls last longer than any time-out of the matrix.
     emulator = await keyedEmulator({ stallMs: 30_000 });
-    restoreSettings = rememberSettings(CHANGED_SETTINGS);
     // Another suite may have left an edit under review; the matrix starts from a clean editor.
     await vscode.commands.executeCommand('modelGateway.rejectEdit');
     await setSetting('baseUrl', emulator.url);
@@ -87,8 +86,6 @@ describe('Fault matrix: editor commands in the real extension host', function ()
 
   after(async () => {
     rejections?.dispose();
-    // Later suites of the same run find the settings as they were.
-    await restoreSettings?.();
     await emulator?.close();
   });
 

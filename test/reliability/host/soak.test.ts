@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
 import { setKey, withGateway } from '../../integration/helpers';
-import { rememberSettings, setSettings } from '../../support/settings';
+import { setSettings, useSettingsRestored } from '../../support/settings';
 import { resourceCounts, settleResources, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
 import {
@@ -75,7 +75,7 @@ const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
 describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed chats in the real extension host`, function () {
   this.timeout(LONG ? 3_000_000 : 240_000);
-  let restoreSettings: (() => Promise<void>) | undefined;
+  useSettingsRestored(CHANGED_SETTINGS);
   let handler: vscode.ChatRequestHandler;
   let gc: () => void;
   let baselineHeap = 0;
@@ -87,7 +87,6 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
   before(async () => {
     const url = process.env.MODEL_GATEWAY_EMULATOR_URL;
     assert.ok(url, 'the harness passes its emulator URL');
-    restoreSettings = rememberSettings(CHANGED_SETTINGS);
     handler = await gatewayHandler();
     await setSettings({ baseUrl: url, 'chat.systemPrompt': SOAK_SYSTEM_PROMPT, 'network.retries': 0 });
     // The harness's emulator knows only its own keys (the integration tests' key belongs to their emulators).
@@ -96,7 +95,6 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
   });
 
   after(async () => {
-    await restoreSettings?.();
     const line = heapSamples.map((s) => `${s.after}: ${mb(s.heapUsed)}`).join(', ');
     console.log(`[integration] soak heap after gc (baseline ${mb(baselineHeap)}): ${line}`);
     console.log(
