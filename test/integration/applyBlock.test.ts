@@ -7,10 +7,9 @@ import {
   closeAllEditors,
   eventually,
   openFile,
-  setKey,
   withSettings,
-  useEmulator,
   workspaceRoot,
+  useEditingSuite,
 } from './helpers';
 import { chatRequestsOf, isChatRequest } from '../support/emulatorRequests';
 import { useSettingsRestored } from '../support/settings';
@@ -43,18 +42,7 @@ function documentOf(name: string): vscode.TextDocument {
 describe('Apply a chat code block (real editor)', () => {
   useSettingsRestored(['edit.applyModel']);
   let emulator: Emulator;
-  before(async () => {
-    emulator = await useEmulator();
-    await setKey();
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  afterEach(async () => {
-    await vscode.commands.executeCommand('modelGateway.rejectEdit');
-    await closeAllEditors();
-    emulator.reset();
-  });
+  useEditingSuite((started) => (emulator = started));
 
   it('applies a whole new file to the file the block names, diffed directly, without a request', async () => {
     await openFile('apply-direct.ts', FILE, 'typescript');

@@ -1,15 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
-import {
-  closeAllEditors,
-  eventually,
-  openFile,
-  setKey,
-  setSetting,
-  useEmulator,
-  withGateway,
-} from './helpers';
+import { closeAllEditors, eventually, openFile, setSetting, withGateway, useEditingSuite } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { sleep } from '../support/poll';
 import { useSettingsRestored } from '../support/settings';
@@ -21,18 +13,7 @@ const ORIGINAL = 'function add(a, b) {\n  return a + b;\n}\n\n// end\n';
 describe('Generate Code and inline edits (real editor)', () => {
   useSettingsRestored(['chat.model']);
   let emulator: Emulator;
-  before(async () => {
-    emulator = await useEmulator();
-    await setKey();
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  afterEach(async () => {
-    await vscode.commands.executeCommand('modelGateway.rejectEdit');
-    await closeAllEditors();
-    emulator.reset();
-  });
+  useEditingSuite((started) => (emulator = started));
 
   it('inserts only code at the cursor, with no fences or prose', async () => {
     const editor = await openFile('gen-cursor.js', ORIGINAL, 'javascript');

@@ -66,3 +66,25 @@ export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
+
+/**
+ * Registers the hooks of a suite that edits documents through the extension: before its tests, an emulator the
+ * extension uses (useEmulator) and TEST_KEY stored; after each test, any review rejected, every editor closed
+ * and the emulator's records cleared; after all, the emulator closed. `receive`, if given, gets the emulator.
+ */
+export function useEditingSuite(receive?: (emulator: Emulator) => unknown): void {
+  let emulator: Emulator | undefined;
+  before(async () => {
+    emulator = await useEmulator();
+    await setKey();
+    receive?.(emulator);
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('modelGateway.rejectEdit');
+    await closeAllEditors();
+    emulator?.reset();
+  });
+}
