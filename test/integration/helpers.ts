@@ -88,3 +88,24 @@ export function useEditingSuite(receive?: (emulator: Emulator) => unknown): void
     emulator?.reset();
   });
 }
+
+/**
+ * Registers the hooks of a suite that starts emulators of its own: before its tests, the extension activated,
+ * TEST_KEY stored and retries off; after them, every emulator the returned `start` made closed.
+ */
+export function useOwnEmulators(): (options?: EmulatorOptions) => Promise<Emulator> {
+  const started: Emulator[] = [];
+  before(async () => {
+    await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
+    await setKey();
+    await setSetting('network.retries', 0);
+  });
+  after(async () => {
+    await Promise.all(started.splice(0).map((e) => e.close()));
+  });
+  return async (options = {}) => {
+    const emulator = await keyedEmulator(options);
+    started.push(emulator);
+    return emulator;
+  };
+}

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, setSetting } from './helpers';
+import { setSetting, useOwnEmulators } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { useSettingsRestored } from '../support/settings';
 
@@ -38,10 +38,9 @@ async function ask(
 
 describe('Agent mode: tool calling through vscode.lm (real extension host)', () => {
   useSettingsRestored(['lm.toolCalling']);
-  const emulators: Emulator[] = [];
+  const start = useOwnEmulators();
   async function gateway(tools: boolean): Promise<Emulator> {
-    const emulator = await keyedEmulator({ tools, chunkSize: 4 });
-    emulators.push(emulator);
+    const emulator = await start({ tools, chunkSize: 4 });
     await setSetting('baseUrl', emulator.url);
     return emulator;
   }
@@ -50,15 +49,6 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
     assert.ok(chat, `${id} is offered`);
     return chat;
   }
-
-  before(async () => {
-    await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
-    await setKey();
-    await setSetting('network.retries', 0);
-  });
-  after(async () => {
-    await Promise.all(emulators.map((e) => e.close()));
-  });
 
   it('a tool call arrives, its result goes back, and the final answer follows', async () => {
     const emulator = await gateway(true);

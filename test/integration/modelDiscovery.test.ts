@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { TEXT_MODELS } from '../../src/gateway/models';
 import type { RefreshOutcome } from '../../src/host/modelDirectory';
 import type { Emulator } from '../gateway-emulator';
-import { TEST_KEY, eventually, keyedEmulator, setKey, setSetting, withSettings } from './helpers';
+import { TEST_KEY, eventually, setSetting, withSettings, useOwnEmulators } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { useSettingsRestored } from '../support/settings';
 
@@ -15,21 +15,8 @@ async function offeredIds(): Promise<string[]> {
 
 describe('Model discovery and custom headers (real extension host)', () => {
   useSettingsRestored(['network.headers', 'chat.extraModels']);
-  const emulators: Emulator[] = [];
-  async function serving(models: Emulator['models']): Promise<Emulator> {
-    const emulator = await keyedEmulator({ models });
-    emulators.push(emulator);
-    return emulator;
-  }
-
-  before(async () => {
-    await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
-    await setKey();
-    await setSetting('network.retries', 0);
-  });
-  after(async () => {
-    await Promise.all(emulators.map((e) => e.close()));
-  });
+  const start = useOwnEmulators();
+  const serving = (models: Emulator['models']): Promise<Emulator> => start({ models });
 
   it('asks GET /v1/models when the base URL changes and offers the listed models', async () => {
     const emulator = await serving([
