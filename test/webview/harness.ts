@@ -2,24 +2,17 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { buildSync } from 'esbuild';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chatContentSecurityPolicy } from '../../src/host/chat/chatCsp';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
 import { launchChromium } from '../support/chromium';
 import { THEME_CSS, type ThemeKind } from './themes';
+import { browserBundle, codiconFile } from '../support/pageAssets';
+import { repoRoot } from '../harness/paths';
 
-/** The repository root: the nearest folder above this file with the project's package.json. */
-function findRoot(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && /"name":\s*"model-gateway"/.test(readFileSync(pkg, 'utf8'))) return dir;
-  }
-  throw new Error('repository root not found');
-}
-
-export const ROOT = findRoot();
+/** The repository root. */
+export const ROOT = repoRoot;
 const NONCE = 'harnessNonce0123456789';
 
 function newestMtime(dir: string): number {
@@ -42,20 +35,6 @@ function webviewBundle(): Buffer {
   if (statSync(path).mtimeMs < sources)
     throw new Error('dist/webview.js is older than src/webview: run `node esbuild.mjs`');
   return readFileSync(path);
-}
-
-/** A test-only bundle exposing the stream renderer (see page/renderEntry.ts). */
-function renderBundle(): string {
-  const result = buildSync({
-    entryPoints: [join(ROOT, 'test/webview/page/renderEntry.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
 }
 
 // Stands in for VS Code's preload: acquireVsCodeApi records what the webview posts. It also installs the
@@ -125,13 +104,13 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   // Read up front, so a stale or missing bundle fails the run at once with a clear message.
   const webview = webviewBundle();
-  const render = renderBundle();
+  const render = browserBundle('test/webview/page/renderEntry.ts'); // exposes the stream renderer alone
   const files: Record<string, () => { body: string | Buffer; type: string }> = {
     '/dist/webview.js': () => ({ body: webview, type: 'text/javascript' }),
     '/test/render.js': () => ({ body: render, type: 'text/javascript' }),
     '/media/chat.css': () => ({ body: readFileSync(join(ROOT, 'media/chat.css')), type: 'text/css' }),
-    '/dist/codicons/codicon.css': () => ({ body: codicon('codicon.css'), type: 'text/css' }),
-    '/dist/codicons/codicon.ttf': () => ({ body: codicon('codicon.ttf'), type: 'font/ttf' }),
+    '/dist/codicons/codicon.css': () => ({ body: codiconFile('codicon.css'), type: 'text/css' }),
+    '/dist/codicons/codicon.ttf': () => ({ body: codiconFile('codicon.ttf'), type: 'font/ttf' }),
     '/harness/stub.js': () => ({ body: STUB, type: 'text/javascript' }),
     '/harness/theme.css': () => ({ body: THEME_CSS, type: 'text/css' }),
   };
@@ -198,11 +177,6 @@ export async function startHarness(): Promise<Harness> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function codicon(name: string): Buffer {
-  const built = join(ROOT, 'dist/codicons', name);
-  return readFileSync(existsSync(built) ? built : join(ROOT, 'node_modules/@vscode/codicons/dist', name));
 }
 
 /** Resolves after the page has rendered the given number of animation frames. */
