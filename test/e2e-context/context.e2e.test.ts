@@ -216,18 +216,23 @@ describe('Chat context in the real editor', function () {
     await screenshot(page, 'e2e-context-terminal');
     const frame = await openChat(page);
     await newChat(frame);
-    let attached = false;
-    for (let attempt = 0; attempt < 10 && !attached; attempt++) {
-      // The command's end reaches the extension a moment after its output is on screen.
-      await pickContext(frame, 'term', /Terminal Output/);
-      attached = await frame
-        .getByRole('button', { name: /^Remove Terminal: / })
-        .waitFor({ timeout: 2000 })
-        .then(
+    // The command's end reaches the extension a moment after its output is on screen: pick again until it
+    // attaches.
+    const removeChip = frame.getByRole('button', { name: /^Remove Terminal: / });
+    const attached = await until(
+      async () => {
+        await pickContext(frame, 'term', /Terminal Output/);
+        return removeChip.waitFor({ timeout: 2000 }).then(
           () => true,
           () => false,
         );
-    }
+      },
+      60_000,
+      'the terminal output to attach',
+    ).then(
+      () => true,
+      () => false,
+    );
     assert.ok(
       attached,
       `terminal attached (last notice: ${await frame

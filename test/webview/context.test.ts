@@ -6,7 +6,7 @@ import type { Attachment } from '../../src/chat/context/types';
 import type { WebviewToHost } from '../../src/protocol';
 import { user, viewState } from './fixtures';
 import { type HarnessPage, frames } from './harness';
-import { waitFor } from '../support/poll';
+import { until, waitFor } from '../support/poll';
 import { usePagePerTest } from './pageHooks';
 
 const KINDS = [
@@ -105,8 +105,7 @@ describe('chat webview context (Chromium, real bundle)', function () {
     });
     const option = page.getByRole('listbox', { name: 'Context' }).getByRole('option');
     // The kinds stay listed until the newest answer arrives: wait for it.
-    for (let i = 0; i < 100 && (await option.count()) !== 1; i++) await page.waitForTimeout(20);
-    assert.equal(await option.count(), 1);
+    await until(async () => (await option.count()) === 1, 2000, 'only the newest answer listed');
     assert.match(await option.first().innerText(), /sample\.ts/);
     await option.first().click();
     assert.deepEqual(lastOf(await hp.posted(), 'addContext'), {

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chatContentSecurityPolicy } from '../../src/host/chat/chatCsp';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
 import { launchChromium } from '../support/chromium';
+import { until } from '../support/poll';
 import { THEME_CSS, type ThemeKind } from './themes';
 import { browserBundle, codiconFile } from '../support/pageAssets';
 import { repoRoot } from '../harness/paths';
@@ -191,5 +192,19 @@ export function frames(page: Page, count = 2): Promise<void> {
         step(n);
       }),
     count,
+  );
+}
+
+/** Scrolls the transcript to its top until `count` turns are rendered (older turns load on demand). */
+export async function scrollUntilTurns(page: Page, count: number, timeoutMs = 10_000): Promise<void> {
+  await until(
+    async () => {
+      if ((await page.locator('article').count()) >= count) return true;
+      await page.evaluate(() => document.querySelector('.transcript')?.scrollTo(0, 0));
+      await frames(page, 2);
+      return false;
+    },
+    timeoutMs,
+    `${count} turns rendered`,
   );
 }

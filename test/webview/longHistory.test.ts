@@ -1,7 +1,7 @@
 // A 400-turn (~800 KB) conversation opens at its end with the composer usable; older turns load on demand.
 import * as assert from 'node:assert/strict';
 import { longConversation, viewState } from './fixtures';
-import { frames } from './harness';
+import { frames, scrollUntilTurns } from './harness';
 import { useSharedPage } from './pageHooks';
 
 describe('long history (Chromium, real bundle)', function () {
@@ -42,10 +42,7 @@ describe('long history (Chromium, real bundle)', function () {
     await box.press('Enter');
     assert.deepEqual((await shared.hp.posted()).at(-1), { type: 'send', text: 'Another question' });
 
-    for (let i = 0; i < 40 && (await page.locator('article').count()) < 400; i++) {
-      await page.evaluate(() => document.querySelector('.transcript')?.scrollTo(0, 0));
-      await frames(page, 2);
-    }
+    await scrollUntilTurns(page, 400, 30_000);
     assert.equal(await page.locator('article').count(), 400);
     assert.equal(
       await page.locator('article').first().getAttribute('data-turn-id'),

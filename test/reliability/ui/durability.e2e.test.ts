@@ -56,13 +56,16 @@ async function chatInFull(frame: FrameLocator, text: string): Promise<void> {
 
 /** Sends short probes until one reaches `gateway` (bounded): proves which base URL the extension uses. */
 async function untilGatewayIs(frame: FrameLocator, gateway: Emulator): Promise<void> {
-  for (let attempt = 1; attempt <= 15; attempt++) {
-    const text = `Durability: which gateway? (${attempt})`;
-    await chatInFull(frame, text);
-    const reached = gateway.requests.some((r) => JSON.stringify(r.body ?? '').includes(text));
-    if (reached) return;
-  }
-  throw new Error(`the chat never used the gateway at ${gateway.url}`);
+  let attempt = 0;
+  await until(
+    async () => {
+      const text = `Durability: which gateway? (${++attempt})`;
+      await chatInFull(frame, text);
+      return gateway.requests.some((r) => JSON.stringify(r.body ?? '').includes(text));
+    },
+    90_000,
+    `the chat to use the gateway at ${gateway.url}`,
+  );
 }
 
 describe('Conversation durability in the real editor', function () {

@@ -3,7 +3,7 @@
 // nowhere and stays visible as text.
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from '../../webview/fixtures';
-import { frames, type HarnessPage } from '../../webview/harness';
+import { frames, type HarnessPage, scrollUntilTurns } from '../../webview/harness';
 import { useHarness } from '../../webview/pageHooks';
 import { labelledAnswer, unshownVectors, visibleMarker } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from './xssCorpus';
@@ -134,10 +134,7 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
     ]);
     await hp.send({ type: 'state', state: viewState(turns) });
     await frames(hp.page, 2);
-    for (let i = 0; i < 20 && (await hp.page.locator('article').count()) < turns.length; i++) {
-      await hp.page.evaluate(() => document.querySelector('.transcript')?.scrollTo(0, 0));
-      await frames(hp.page, 2);
-    }
+    await scrollUntilTurns(hp.page, turns.length);
     const texts = await hp.page.locator('article').allTextContents();
     assert.equal(texts.length, turns.length);
     const lost = texts.flatMap((text, i) => {
