@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
+import { isImageRequest } from '../support/emulatorRequests';
 
 /** Every entry of the images folder, hidden `.…partial-…` files included (none when it does not exist). */
 function everything(folder: string): string[] {
@@ -56,12 +57,7 @@ describe('Images in the chat: bad answers from the gateway (real editor)', funct
       await shown.waitFor({ timeout: 30_000 });
       const text = (await shown.textContent()) ?? '';
       assert.equal(text, message);
-      assert.ok(
-        emulator()
-          .requests.slice(from)
-          .some((r) => r.path === '/v1/images/generations'),
-        'the gateway was asked',
-      );
+      assert.ok(emulator().requests.slice(from).some(isImageRequest), 'the gateway was asked');
       assert.equal(await turn.locator('img').count(), 0);
       // Let any late write land before looking at the folder.
       await page.waitForTimeout(500);

@@ -16,6 +16,7 @@ import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, lastChatRequest, until } from './chatHelpers';
 import { codeLens, editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
+import { isImageRequest, untilRequestSince } from '../support/emulatorRequests';
 
 function imagesIn(folder: string): string[] {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
@@ -98,21 +99,13 @@ describe('Editor commands in the real editor', function () {
     const requests = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Generate Image');
     await answerImagePrompts(page, 'A slow painting [[fault:image-delay:20000]]');
-    await until(
-      () =>
-        emulator()
-          .requests.slice(requests)
-          .some((r) => r.path === '/v1/images/generations'),
-      10_000,
-      'the image request',
-    );
+    await untilRequestSince(emulator(), requests, isImageRequest, 10_000, 'the image request');
     const progress = await waitForNotification(page, /Generating 1 image/);
     await clickNotificationButton(progress, 'Cancel');
-    await until(
-      () =>
-        emulator()
-          .requests.slice(requests)
-          .some((r) => r.clientClosed),
+    await untilRequestSince(
+      emulator(),
+      requests,
+      (r) => r.clientClosed,
       10_000,
       'the gateway to see the cancel',
     );

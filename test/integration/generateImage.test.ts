@@ -4,6 +4,7 @@ import { readImageDimensions } from '../support/pngInfo';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, withSettings, useEmulator, workspaceRoot } from './helpers';
 import { useSettingsRestored } from '../support/settings';
+import { isImageRequest } from '../support/emulatorRequests';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -55,10 +56,7 @@ describe('Generate Image into the workspace (real editor)', () => {
         assert.deepEqual(readImageDimensions(bytes), { format: 'png', width: 1536, height: 1024 });
       }
       assert.deepEqual(await listFolder(folder()), result.files.map((f) => f.path.split('/').pop()!).sort());
-      const sent = emulator.requests.find((r) => r.path === '/v1/images/generations')!.body as Record<
-        string,
-        unknown
-      >;
+      const sent = emulator.requests.find(isImageRequest)!.body as Record<string, unknown>;
       assert.equal(sent.response_format, responseFormat);
       assert.equal(sent.n, 2);
     });

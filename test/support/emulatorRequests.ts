@@ -8,6 +8,12 @@ export const CHAT_PATH = '/v1/chat/completions';
 /** Whether a recorded request is a chat completion (not a model list, an image or a download). */
 export const isChatRequest = (r: RecordedRequest): boolean => r.path === CHAT_PATH;
 
+/** The path of an image generation request. */
+export const IMAGES_PATH = '/v1/images/generations';
+
+/** Whether a recorded request asks for images. */
+export const isImageRequest = (r: RecordedRequest): boolean => r.path === IMAGES_PATH;
+
 /** The chat requests `emulator` recorded, from the `since`-th recorded request on. */
 export function chatRequestsOf(emulator: Pick<Emulator, 'requests'>, since = 0): RecordedRequest[] {
   return emulator.requests.slice(since).filter(isChatRequest);

@@ -17,7 +17,7 @@ import {
 import { closeAllEditors, openFile, workspaceRoot } from '../../integration/helpers';
 import type { FaultCase } from './faultCases';
 import { conversationsDir, waitFor, type LogTail } from './faultProbes';
-import { lastChatBody } from '../../support/emulatorRequests';
+import { isChatRequest, isImageRequest, lastChatBody } from '../../support/emulatorRequests';
 
 /** What a runner needs besides the case. */
 export interface FaultContext {
@@ -35,9 +35,7 @@ const marker = (c: FaultCase): string => `[[fault:${c.fault}]]`;
 
 /** The generation requests of this case (chat or images, not image downloads). */
 export function gatewayCalls(emulator: Emulator): RecordedRequest[] {
-  return emulator.requests.filter(
-    (r) => r.path === '/v1/chat/completions' || r.path === '/v1/images/generations',
-  );
+  return emulator.requests.filter((r) => isChatRequest(r) || isImageRequest(r));
 }
 
 const SHOWN = 'Shown to the user: ';

@@ -23,6 +23,7 @@ import { imageFileName, isWindowsReservedName } from '../../../src/images/naming
 import { isInside } from '../../../src/images/safePath';
 import type { Emulator } from '../../gateway-emulator';
 import { setKey, setSetting, useEmulator, withSettings, workspaceRoot } from '../../integration/helpers';
+import { isImageRequest } from '../../support/emulatorRequests';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -160,7 +161,7 @@ describe('File safety: Generate Image with hostile folders and prompts (real ext
         assert.ok(name.length <= 100, name);
         assert.equal(isWindowsReservedName(name), false, name);
       }
-      const sent = emulator.requests.find((r) => r.path === '/v1/images/generations')?.body as {
+      const sent = emulator.requests.find(isImageRequest)?.body as {
         prompt: string;
       };
       assert.equal(sent.prompt, prompt.trim(), 'the prompt itself is sent unchanged');
