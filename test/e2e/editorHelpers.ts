@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { quickInput } from '../harness/browser';
+import { retrying } from '../support/retry';
 
 /**
  * Opens a workspace file through Quick Open, as a user would, and puts the caret in it. Focus may be in the chat
@@ -8,30 +9,24 @@ import { quickInput } from '../harness/browser';
  */
 export async function openFile(page: Page, name: string): Promise<void> {
   const base = name.split('/').pop() ?? name;
-  for (let attempt = 1; ; attempt++) {
-    await page
-      .locator('.monaco-workbench .part.statusbar')
-      .click({ position: { x: 2, y: 2 } })
-      .catch(() => undefined);
-    await page.keyboard.press('Control+P');
-    const input = quickInput(page);
-    const opened = await (async () => {
+  const input = quickInput(page);
+  await retrying(
+    3,
+    async () => {
+      await page
+        .locator('.monaco-workbench .part.statusbar')
+        .click({ position: { x: 2, y: 2 } })
+        .catch(() => undefined);
+      await page.keyboard.press('Control+P');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(name);
       // A row shows the base name, with the folder as its description.
       await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: base }).first().waitFor();
       await page.keyboard.press('Enter');
       await page.locator('.tab.active').filter({ hasText: base }).first().waitFor({ timeout: 10_000 });
-    })().then(
-      () => true,
-      (error: unknown) => {
-        if (attempt >= 3) throw error;
-        return false;
-      },
-    );
-    if (opened) break;
-    await page.keyboard.press('Escape');
-  }
+    },
+    () => page.keyboard.press('Escape'),
+  );
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
 }
 

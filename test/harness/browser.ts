@@ -7,6 +7,7 @@ import { workbenchUrl } from './codeServer';
 import { resultsDir } from './paths';
 import { launchPersistentChromium } from '../support/chromium';
 import { until, waitFor } from '../support/poll';
+import { retrying } from '../support/retry';
 
 /** A Chromium instance with a fresh profile. */
 export interface Browser {
@@ -118,22 +119,15 @@ export async function acceptInputBox(
  */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const input = quickInput(page);
-  for (let attempt = 1; ; attempt++) {
+  await retrying(3, async (attempt) => {
     await page
       .locator('.monaco-workbench')
       .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
       .catch(() => undefined);
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: timeoutMs });
-    const typed = await input
-      .fill(`>${title}`, { timeout: attempt < 3 ? 5_000 : timeoutMs })
-      .then(() => true)
-      .catch((error: unknown) => {
-        if (attempt >= 3) throw error;
-        return false;
-      });
-    if (typed) break;
-  }
+    await input.fill(`>${title}`, { timeout: attempt < 3 ? 5_000 : timeoutMs });
+  });
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click({ timeout: timeoutMs });

@@ -8,13 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import {
-  acceptInputBox,
-  hideNotifications,
-  quickInput,
-  runCommand,
-  waitForNotification,
-} from '../../harness/browser';
+import { acceptInputBox, hideNotifications, runCommand, waitForNotification } from '../../harness/browser';
 import { answerHeadline } from '../../gateway-emulator';
 import { e2e } from '../../harness/e2eFixture';
 import { resultsDir } from '../../harness/paths';
@@ -23,6 +17,8 @@ import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
 import { chatRequestsOf, untilAnsweredSince } from '../../support/emulatorRequests';
 import { formsIn, forEachFile, keyForms } from '../../support/keySearch';
+import { retrying } from '../../support/retry';
+import { openFile } from '../../e2e/editorHelpers';
 
 const KEY = 'sk-uiSecret_Wq7+Lp/3=Zx9Tb';
 const STATE_MARKER = 'secretsUiStateMarker';
@@ -161,26 +157,8 @@ describe('Secrets through the real UI (code-server)', function () {
 
     // A new conversation, so the 401 marker above does not apply to the explanation.
     await newChat(frame, page);
-    // Quick Open from the workbench (a key press inside the webview stays there). The chat view taking
-    // focus as New Chat ends can close Quick Open again, so a closed one is opened again (bounded).
-    for (let attempt = 1; ; attempt++) {
-      await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
-      await page.keyboard.press('Control+P');
-      await quickInput(page).waitFor({ state: 'visible' });
-      try {
-        await quickInput(page).fill('sample.ts', { timeout: 5000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
-    await page
-      .locator('.quick-input-widget .monaco-list-row')
-      .filter({ hasText: 'sample.ts' })
-      .first()
-      .waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.monaco-editor .view-lines').first().click();
+    // Quick Open from the workbench, retried: the chat view taking focus as New Chat ends can close it.
+    await openFile(page, 'sample.ts');
     await page.keyboard.press('Control+A');
     const beforeExplain = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Explain Selection');
@@ -203,17 +181,11 @@ describe('Secrets through the real UI (code-server)', function () {
       'the image file',
     );
     // The image editor opening can close the palette under the helper: retry the notification centre.
-    for (let attempt = 1; ; attempt++) {
-      const found = await waitForNotification(page, /Saved /, 10_000).then(
-        () => true,
-        (error: unknown) => {
-          if (attempt >= 3) throw error;
-          return false;
-        },
-      );
-      if (found) break;
-      await page.keyboard.press('Escape');
-    }
+    await retrying(
+      3,
+      () => waitForNotification(page, /Saved /, 10_000),
+      () => page.keyboard.press('Escape'),
+    );
 
     const doc = await chatDocument(page);
     const dom = await doc.evaluate(() => document.documentElement.outerHTML + document.body.innerText);
