@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
-import { setKey, withGateway } from '../../integration/helpers';
+import { setKey, TEST_KEY, withGateway } from '../../integration/helpers';
 import { setSettings, useSettingsRestored } from '../../support/settings';
 import { resourceCounts, settleResources, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
@@ -152,9 +152,9 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
     assert.ok(baselineResources, 'the sequential soak ran first');
     // The harness's emulator sends a whole answer at once; a second one, paced at 4 ms a chunk, makes
     // the 50 answers really stream side by side. It runs in this process and is closed before measuring.
-    await withGateway({ chunkDelayMs: 4 }, async (paced) => {
-      // It knows the key the rest of the soak uses, too.
-      paced.keys.add(EMULATOR_TEST_KEY);
+    // It knows the key the rest of the soak uses, too.
+    const keys = [TEST_KEY, EMULATOR_TEST_KEY];
+    await withGateway({ chunkDelayMs: 4, keys }, async (paced) => {
       const started = Date.now();
       const chats = Array.from({ length: CONCURRENT }, async (_, i) => {
         const model = await gatewayModel(MODELS[i % MODELS.length]);
