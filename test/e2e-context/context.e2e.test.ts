@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, newChat, openChat, until } from '../e2e/chatHelpers';
+import { articles, emulator, newChat, openChat, until, openNewChat } from '../e2e/chatHelpers';
 import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from '../e2e/contextHelpers';
 import { sleep } from '../support/poll';
 
@@ -160,8 +160,7 @@ describe('Chat context in the real editor', function () {
   it('the current file is suggested: one click confirms it, another dismisses it', async () => {
     const { page } = e2e();
     await runCommand(page, 'View: Close All Editors');
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     await openFile(page, 'ctx/beta.ts');
     const suggested = frame.getByRole('button', { name: 'Add beta.ts (suggested)' });
     await suggested.waitFor();
@@ -193,8 +192,7 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'View: Close All Editors');
     await openFile(page, 'ctx/broken.ts');
     await page.locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     await pickContext(frame, 'problems', /Problems in Current File/);
     await frame.getByRole('button', { name: 'Remove Problems: broken.ts' }).waitFor();
     const before = chatRequestCount();
@@ -214,8 +212,7 @@ describe('Chat context in the real editor', function () {
     await page.keyboard.type('sleep 1; echo ctx-$((40+2))-done');
     await page.keyboard.press('Enter');
     await screenshot(page, 'e2e-context-terminal');
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     // The command's end reaches the extension a moment after its output is on screen: pick again until it
     // attaches.
     const removeChip = frame.getByRole('button', { name: /^Remove Terminal: / });
@@ -253,8 +250,7 @@ describe('Chat context in the real editor', function () {
 
   it('refuses secrets, binary files and links out of the workspace; cuts a large file and refuses one over the context', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     const alert = frame.getByRole('alert');
     const cases: Array<[string, RegExp, RegExp]> = [
       ['.env', /^\.env ctx$/, /ctx\/\.env matches the secrets pattern "\*\*\/\.env"/],

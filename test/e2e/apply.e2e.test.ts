@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
+import { articles, emulator, send, until, openNewChat } from './chatHelpers';
 import { codeLens, editorText, openFile } from './editorHelpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
@@ -13,8 +13,7 @@ describe('Apply from the chat in the real editor', function () {
     await runCommand(page, 'View: Close All Editors');
     // The active editor is another file: the block's own name must win.
     await openFile(page, 'README.md');
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     // The echo marker makes the emulator answer with the message, so the answer holds this block, named in
     // the info string.
     const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';

@@ -14,11 +14,11 @@ import {
   articles,
   emulator,
   lastChatRequest,
-  newChat,
   openChat,
   send,
   until,
   visibleWords,
+  openNewChat,
 } from './chatHelpers';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,8 +94,7 @@ describe('Chat panel in the real editor', function () {
 
   it('Regenerate asks again and replaces the last answer', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     await send(frame, 'Name a colour');
     const answer = articles(frame, /^Assistant /).last();
     await until(
@@ -194,8 +193,7 @@ describe('Chat panel in the real editor', function () {
 
   it('shows an error inline with the request id, and Retry succeeds', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     await send(frame, 'Hello [[fault:flaky:503:3]] [[fault:request-id:req_e2e_42]]');
     const answer = articles(frame, /^Assistant /).last();
     await answer.getByText(/req_e2e_42/).waitFor({ timeout: 30_000 });
@@ -235,8 +233,7 @@ describe('Chat panel in the real editor', function () {
     const { page, folder } = e2e();
     // Only the notification of this export may count.
     await clearNotifications(page);
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     await send(frame, 'Hello export');
     await until(
       async () =>

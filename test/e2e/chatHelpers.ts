@@ -25,6 +25,13 @@ export async function newChat(frame: FrameLocator, page: Page = e2e().page): Pro
   await until(async () => (await turns.count()) === 0, 10_000, 'the new, empty chat');
 }
 
+/** Opens the chat view and starts a new, empty chat in it; returns the webview's frame. */
+export async function openNewChat(page: Page): Promise<FrameLocator> {
+  const frame = await openChat(page);
+  await newChat(frame, page);
+  return frame;
+}
+
 /** Types a message into the composer and sends it with Enter. */
 export async function send(frame: FrameLocator, text: string): Promise<void> {
   const box = frame.getByRole('textbox', { name: 'Message', exact: true });

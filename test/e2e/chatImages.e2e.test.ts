@@ -5,7 +5,7 @@ import type { FrameLocator } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { readImageDimensions } from '../support/pngInfo';
-import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
+import { articles, emulator, openChat, send, until, openNewChat } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
 import { readFileSync } from 'node:fs';
 import { isImageRequest, untilRequestSince } from '../support/emulatorRequests';
@@ -57,8 +57,7 @@ describe('Images in the chat (real editor)', function () {
     const target = join(folder, 'assets', 'generated');
     const before = imagesIn(target);
     const from = emulator().requests.length;
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     await send(frame, `/image ${PROMPT} --size 1536x1024 --quality high --n 2 --format url`);
     await loadedThumbnails(frame, 2);
     const [body] = imageRequests(from);

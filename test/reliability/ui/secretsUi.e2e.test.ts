@@ -12,7 +12,7 @@ import { acceptInputBox, hideNotifications, runCommand, waitForNotification } fr
 import { answerHeadline } from '../../gateway-emulator';
 import { e2e } from '../../harness/e2eFixture';
 import { resultsDir } from '../../harness/paths';
-import { articles, emulator, newChat, openChat, send, until } from '../../e2e/chatHelpers';
+import { articles, emulator, newChat, openChat, send, until, openNewChat } from '../../e2e/chatHelpers';
 import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
 import { chatRequestsOf, untilAnsweredSince } from '../../support/emulatorRequests';
@@ -140,8 +140,7 @@ describe('Secrets through the real UI (code-server)', function () {
     const sent = chatRequestsOf(emulator()).at(-1);
     assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the typed key is the one in use');
 
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     for (const [message, expected] of [
       ['Hello there', new RegExp(answerHeadline('Hello there').slice(0, 12))],
       ['Break [[fault:in-stream-error]]', /Good question|rror/],
