@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { StoreFs } from '../chat/store';
+import { uriExists } from './uriExists';
 
 /** The conversation store's filesystem, over `workspace.fs` below a base folder (works in remote windows). */
 export function workspaceStoreFs(): StoreFs {
@@ -12,13 +13,6 @@ export function workspaceStoreFs(): StoreFs {
     delete: (path) => Promise.resolve(fs.delete(uri(path), { useTrash: false })),
     createDirectory: (path) => Promise.resolve(fs.createDirectory(uri(path))),
     readDirectory: async (path) => (await fs.readDirectory(uri(path))).map(([name]) => name),
-    exists: async (path) => {
-      try {
-        await fs.stat(uri(path));
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    exists: (path) => uriExists(uri(path)),
   };
 }

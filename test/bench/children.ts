@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { type EmulatorOptions, startEmulator } from '../gateway-emulator';
+import { flag } from '../support/args';
 
 /** A running child that announced itself with one JSON line. */
 export interface Child<T> {
@@ -77,7 +78,7 @@ export function spawnEmulator(
 
 /** Child side of spawnEmulator: starts the emulator, prints its URL and runs until killed. */
 export async function emulatorChild(argv: readonly string[]): Promise<void> {
-  const raw = argv.find((a) => a.startsWith('--options='))?.slice('--options='.length) ?? '{}';
+  const raw = flag('options', argv) ?? '{}';
   const options = JSON.parse(raw) as Pick<EmulatorOptions, 'chunkSize'>;
   const emulator = await startEmulator({ ...options, port: 0 });
   process.once('SIGTERM', () => void emulator.close().then(() => process.exit(0)));

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../src/extension';
 import { conversation } from './corpus';
 import { largeSource } from './contextWorkspace';
+import { withSettings } from '../support/settings';
 
 /** One send: until the request's first bytes, and until its whole body, arrived at the server (ms). */
 export interface HostShare {
@@ -54,50 +55,52 @@ export async function measureHostShare(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const settings = vscode.workspace.getConfiguration('modelGateway');
-  const previous = settings.get<string>('baseUrl');
-  await settings.update('baseUrl', url, vscode.ConfigurationTarget.Workspace);
-  process.env.MODEL_GATEWAY_API_KEY ||= 'bench-key';
-  const folder = vscode.workspace.workspaceFolders![0].uri;
-  mkdirSync(vscode.Uri.joinPath(folder, 'ledgers').fsPath, { recursive: true });
-  const uris = FILES.map((name, i) => {
-    const uri = vscode.Uri.joinPath(folder, 'ledgers', name);
-    writeFileSync(uri.fsPath, largeSource(3000 + i * 1000));
-    return uri;
-  });
-  const api = (await vscode.extensions
-    .getExtension<ModelGatewayApi>('modelgateway.model-gateway')!
-    .activate())!;
-  const opened = await api.openChatSession();
-  const session = opened.session;
-  const sendOnce = async (attach: boolean): Promise<HostShare> => {
-    if (attach) await session.context.addUris(uris);
-    arrived = undefined;
-    const started = performance.now();
-    await session.receive({ type: 'send', text: 'How do these ledgers add up totals?' });
-    const got = arrived as { headersAt: number; bodyAt?: number } | undefined;
-    if (got?.bodyAt === undefined) throw new Error('the send did not reach the server');
-    return { headersMs: got.headersAt - started, bodyMs: got.bodyAt - started };
-  };
   try {
-    const long: HostShare[] = [];
-    const empty: HostShare[] = [];
-    session.conversation = conversation(messages, 300_000);
-    // One unmeasured send warms the path up (the connection, the code); the conversation then grows by a turn
-    // pair per send, as a real one does.
-    for (let i = 0; i <= rounds; i++) {
-      const sent = await sendOnce(true);
-      if (i > 0) long.push(sent);
-    }
-    for (let i = 0; i <= rounds; i++) {
-      await session.receive({ type: 'newChat' });
-      const sent = await sendOnce(false);
-      if (i > 0) empty.push(sent);
-    }
-    return { long, empty };
+    // Global, as the bench editor's own settings are: its workspace sets no base URL to win over it.
+    return await withSettings({ baseUrl: url }, async () => {
+      process.env.MODEL_GATEWAY_API_KEY ||= 'bench-key';
+      const folder = vscode.workspace.workspaceFolders![0].uri;
+      mkdirSync(vscode.Uri.joinPath(folder, 'ledgers').fsPath, { recursive: true });
+      const uris = FILES.map((name, i) => {
+        const uri = vscode.Uri.joinPath(folder, 'ledgers', name);
+        writeFileSync(uri.fsPath, largeSource(3000 + i * 1000));
+        return uri;
+      });
+      const api = (await vscode.extensions
+        .getExtension<ModelGatewayApi>('modelgateway.model-gateway')!
+        .activate())!;
+      const opened = await api.openChatSession();
+      const session = opened.session;
+      const sendOnce = async (attach: boolean): Promise<HostShare> => {
+        if (attach) await session.context.addUris(uris);
+        arrived = undefined;
+        const started = performance.now();
+        await session.receive({ type: 'send', text: 'How do these ledgers add up totals?' });
+        const got = arrived as { headersAt: number; bodyAt?: number } | undefined;
+        if (got?.bodyAt === undefined) throw new Error('the send did not reach the server');
+        return { headersMs: got.headersAt - started, bodyMs: got.bodyAt - started };
+      };
+      try {
+        const long: HostShare[] = [];
+        const empty: HostShare[] = [];
+        session.conversation = conversation(messages, 300_000);
+        // One unmeasured send warms the path up (the connection, the code); the conversation then grows by a turn
+        // pair per send, as a real one does.
+        for (let i = 0; i <= rounds; i++) {
+          const sent = await sendOnce(true);
+          if (i > 0) long.push(sent);
+        }
+        for (let i = 0; i <= rounds; i++) {
+          await session.receive({ type: 'newChat' });
+          const sent = await sendOnce(false);
+          if (i > 0) empty.push(sent);
+        }
+        return { long, empty };
+      } finally {
+        opened.release();
+      }
+    });
   } finally {
-    opened.release();
-    await settings.update('baseUrl', previous, vscode.ConfigurationTarget.Workspace);
     server.close();
   }
 }

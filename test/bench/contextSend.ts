@@ -17,6 +17,7 @@ import { launchBrowser, openWorkbench, waitForCommand } from '../harness/browser
 import { remoteUri, startCodeServer } from '../harness/codeServer';
 import { resultsDir } from '../harness/paths';
 import { makeWorkspace } from '../harness/workspace';
+import { until, waitFor } from '../support/poll';
 import { conversation } from './corpus';
 import { largeSource } from './contextWorkspace';
 import { editorUnavailable } from './editor';
@@ -24,6 +25,7 @@ import { type Row, fmtMs, skippedRow, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { median } from './stats';
 import { productionStage } from './stage';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 const CASE = '7. Chat context';
 const FILES = ['ledgerAlpha.ts', 'ledgerBeta.ts', 'ledgerGamma.ts'];
@@ -86,16 +88,6 @@ async function frameOf(locator: FrameLocator): Promise<Frame> {
   return frame;
 }
 
-async function waitFor<T>(what: string, get: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Sends one message (after attaching `attach`) and measures it; waits until the answer has ended. */
 async function sendOnce(page: Page, chat: FrameLocator, emulator: Emulator, attach: string[]): Promise<Sent> {
   for (const name of attach) {
@@ -104,23 +96,29 @@ async function sendOnce(page: Page, chat: FrameLocator, emulator: Emulator, atta
     await chat.getByRole('button', { name: `Remove ${name}` }).waitFor({ timeout: 10_000 });
   }
   const frame = await frameOf(chat);
-  const chatRequests = (): Emulator['requests'] =>
-    emulator.requests.filter((r) => r.path === '/v1/chat/completions');
+  const chatRequests = (): Emulator['requests'] => chatRequestsOf(emulator);
   const before = chatRequests().length;
   await messageBox(chat).fill('How do these ledgers add up totals?');
   await frame.evaluate(installScript);
   await messageBox(chat).press('Enter');
-  const record = await waitFor('the request at the emulator', async () => {
-    const r = chatRequests()[before];
-    return r?.firstWriteAt !== undefined && r.bodyAt !== undefined ? r : undefined;
-  });
-  const seen = await waitFor('the first token on screen', () =>
-    frame.evaluate(() => {
-      const s = (window as unknown as { __send: Record<string, number> }).__send;
-      return s.paintAt !== undefined && s.enterAt !== undefined ? s : undefined;
-    }),
+  const record = await waitFor(
+    async () => {
+      const r = chatRequests()[before];
+      return r?.firstWriteAt !== undefined && r.bodyAt !== undefined ? r : undefined;
+    },
+    'the request at the emulator',
+    30_000,
   );
-  await waitFor('the end of the answer', async () => (record.responseEnded ? true : undefined), 60_000);
+  const seen = await waitFor(
+    () =>
+      frame.evaluate(() => {
+        const s = (window as unknown as { __send: Record<string, number> }).__send;
+        return s.paintAt !== undefined && s.enterAt !== undefined ? s : undefined;
+      }),
+    'the first token on screen',
+    30_000,
+  );
+  await waitFor(async () => (record.responseEnded ? true : undefined), 'the end of the answer', 60_000);
   const [nodeOffset, pageOffset] = [offsetScript(), await frame.evaluate(offsetScript)];
   await page.waitForTimeout(300);
   return {
@@ -177,15 +175,16 @@ export async function contextSendRows(settings: BenchSettings): Promise<Row[]> {
     const turns = chat.locator('.turn');
     // Older turns load lazily: the last answer on screen says the stored conversation is open.
     const last = `End of answer ${Math.ceil(c.messages / 2) - 1}.`;
-    await waitFor('the stored conversation', async () =>
-      (
-        await turns
-          .last()
-          .innerText()
-          .catch(() => '')
-      ).includes(last)
-        ? true
-        : undefined,
+    await until(
+      async () =>
+        (
+          await turns
+            .last()
+            .innerText()
+            .catch(() => '')
+        ).includes(last),
+      30_000,
+      'the stored conversation',
     );
     const long: Sent[] = [];
     // One unmeasured send warms both paths up (the first request opens the connection).

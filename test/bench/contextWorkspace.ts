@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { seededRandom } from '../support/seededRandom';
 
 const PACKAGES = ['core', 'api', 'web', 'cli', 'auth', 'billing', 'search', 'storage', 'editor', 'shared'];
 const AREAS = [
@@ -58,23 +59,11 @@ const ROLES = [
 ];
 const EXTENSIONS = ['ts', 'ts', 'ts', 'tsx', 'tsx', 'js', 'json', 'md', 'css', 'py'];
 
-/** A small seeded PRNG (mulberry32), so the tree is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)];
 
 /** The relative paths of a generated tree of `count` files (unique, '/'-separated). */
 export function workspacePaths(count: number, seed = 7): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const paths = new Set<string>();
   while (paths.size < count) {
     const pkg = pick(next, PACKAGES);

@@ -3,6 +3,7 @@
  * their chunkings, and a stored conversation of many turns. Seeded, so every run renders the same text.
  */
 import type { Conversation, Turn } from '../../src/chat/types';
+import { seededRandom } from '../support/seededRandom';
 
 const WORDS = (
   'the client streams each delta to the webview which renders only the open block while settled blocks ' +
@@ -10,18 +11,6 @@ const WORDS = (
   'and copy code while tokens arrive from the gateway over server sent events with retries and timeouts'
 ).split(' ');
 const FENCE = '```';
-
-/** A small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(rand: () => number): string {
   const n = 8 + Math.floor(rand() * 14);
@@ -64,7 +53,7 @@ function list(rand: () => number): string {
 
 /** A Markdown answer of about `bytes` characters: headings, prose, lists, fenced code and tables. */
 export function markdownAnswer(bytes: number, seed = 1): string {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const blocks: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
@@ -87,7 +76,7 @@ export function markdownAnswer(bytes: number, seed = 1): string {
 
 /** Cuts text into `count` chunks of varying length (0.5× to 1.5× the mean), never splitting a surrogate pair. */
 export function chunkText(text: string, count: number, seed = 7): string[] {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const mean = text.length / count;
   const chunks: string[] = [];
   let at = 0;
@@ -114,7 +103,7 @@ export function conversation(messages: number, bytes: number): Conversation {
     turns.push({
       id: `u${i}`,
       role: 'user',
-      content: `Question ${i}: ${sentence(rng(i + 1000))} How?`,
+      content: `Question ${i}: ${sentence(seededRandom(i + 1000))} How?`,
       createdAt: at,
     });
     if (turns.length >= messages) break;

@@ -8,9 +8,10 @@ import { build } from 'esbuild';
 import { launchBrowser, openWorkbench } from '../harness/browser';
 import { remoteUri, startCodeServer } from '../harness/codeServer';
 import { codeServerEntry, node24Bin, repoRoot, resultsDir } from '../harness/paths';
-import { sleep, withTimeout } from '../harness/proc';
+import { withTimeout } from '../harness/proc';
 import { makeWorkspace } from '../harness/workspace';
 import type { ExtHostJob, ExtHostResults } from './exthost';
+import { waitFor } from '../support/poll';
 
 const ACTIVATED = /Model Gateway (\S+) activated in ([\d.]+) ms\./g;
 
@@ -57,18 +58,16 @@ export async function measureActivation(vsix: string, starts: number, gatewayUrl
         await browser.page.reload({ waitUntil: 'domcontentloaded' });
         await browser.page.locator('.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
       }
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const fresh = [...activationLines(server.userDataDir)].filter(([key]) => !seen.has(key));
-        if (fresh.length) {
-          for (const [key] of fresh) seen.add(key);
-          times.push(fresh[fresh.length - 1][1]);
-          break;
-        }
-        if (Date.now() > deadline)
-          throw new Error(`no activation line in the extension's log after load ${i + 1}`);
-        await sleep(250);
-      }
+      const fresh = await waitFor(
+        () => {
+          const lines = [...activationLines(server.userDataDir)].filter(([key]) => !seen.has(key));
+          return lines.length ? lines : undefined;
+        },
+        `an activation line in the extension's log after load ${i + 1}`,
+        60_000,
+      );
+      for (const [key] of fresh) seen.add(key);
+      times.push(fresh[fresh.length - 1][1]);
     }
     return times;
   } finally {

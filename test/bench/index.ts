@@ -19,6 +19,7 @@ import { publishesTable, updatePerformanceDoc } from './performanceDoc';
 import { repoRoot, resultsDir } from '../harness/paths';
 import { caseRunners } from './cases';
 import { settingsFrom, selected } from './settings';
+import { flag } from '../support/args';
 
 async function main(argv: readonly string[]): Promise<number> {
   const settings = settingsFrom(argv);
@@ -58,7 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return rows.some((row) => row.status === 'error') ? 1 : 0;
 }
 
-const child = process.argv.find((a) => a.startsWith('--child='))?.slice('--child='.length);
+const child = flag('child');
 const task =
   child === 'emulator'
     ? emulatorChild(process.argv)

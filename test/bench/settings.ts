@@ -1,4 +1,5 @@
 /** Sizes and repetitions of every case, for the full run and for `--quick` (CI keeps the benchmarks working). */
+import { flag } from '../support/args';
 
 /** What each case measures and how often. */
 export interface BenchSettings {
@@ -52,7 +53,7 @@ export interface BenchSettings {
 /** Reads `--quick` and `--only=` from argv. */
 export function settingsFrom(argv: readonly string[]): BenchSettings {
   const quick = argv.includes('--quick');
-  const onlyArg = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? '';
+  const onlyArg = flag('only', argv) ?? '';
   const only = onlyArg
     .split(',')
     .map(Number)

@@ -2,14 +2,15 @@
  * Headless Chromium for cases 2 and 3: a loopback server for the production webview bundle (under the
  * host's CSP, with a stand-in for acquireVsCodeApi) and for the renderer bench bundle, and CDP metrics.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { type Browser, type CDPSession, type Page, chromium } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
+import { launchChromium } from '../support/chromium';
 import type { Stage } from './stage';
+import { browserBundle, codiconFile } from '../support/pageAssets';
 
 const NONCE = 'benchNonce0123456789abcdef';
 
@@ -40,28 +41,6 @@ export interface WebBench {
   close(): Promise<void>;
 }
 
-/** Bundles page/benchEntry.ts (StreamRenderer from src/webview, same code path), minified like production. */
-async function benchBundle(): Promise<string> {
-  const result = await build({
-    entryPoints: [join(repoRoot, 'test', 'bench', 'page', 'benchEntry.ts')],
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
-}
-
-function codicon(name: string): Buffer {
-  const built = join(repoRoot, 'dist', 'codicons', name);
-  return readFileSync(
-    existsSync(built) ? built : join(repoRoot, 'node_modules', '@vscode', 'codicons', 'dist', name),
-  );
-}
-
 function html(kind: 'webview' | 'render'): string {
   const script = kind === 'webview' ? '/webview.js' : '/bench.js';
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
@@ -78,11 +57,15 @@ export async function startWebBench(
   const files: Record<string, { body: string | Buffer; type: string }> = {
     ...extra,
     '/webview.js': { body: readFileSync(stage.webviewJs), type: 'text/javascript' },
-    '/bench.js': { body: await benchBundle(), type: 'text/javascript' },
+    // StreamRenderer from src/webview (the same code path), minified like production.
+    '/bench.js': {
+      body: browserBundle('test/bench/page/benchEntry.ts', { minify: true }),
+      type: 'text/javascript',
+    },
     '/stub.js': { body: STUB, type: 'text/javascript' },
     '/chat.css': { body: readFileSync(join(repoRoot, 'media', 'chat.css')), type: 'text/css' },
-    '/codicon.css': { body: codicon('codicon.css'), type: 'text/css' },
-    '/codicon.ttf': { body: codicon('codicon.ttf'), type: 'font/ttf' },
+    '/codicon.css': { body: codiconFile('codicon.css'), type: 'text/css' },
+    '/codicon.ttf': { body: codiconFile('codicon.ttf'), type: 'font/ttf' },
   };
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
@@ -100,20 +83,7 @@ export async function startWebBench(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--js-flags=--expose-gc',
-    ],
-  });
+  const browser: Browser = await launchChromium(['--js-flags=--expose-gc']);
 
   async function open(kind: 'webview' | 'render'): Promise<BenchPage> {
     const context = await browser.newContext({ viewport: { width: 420, height: 800 } });

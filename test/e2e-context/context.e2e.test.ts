@@ -8,8 +8,9 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, newChat, openChat, until } from '../e2e/chatHelpers';
+import { articles, emulator, newChat, openChat, until, openNewChat } from '../e2e/chatHelpers';
 import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from '../e2e/contextHelpers';
+import { sleep } from '../support/poll';
 
 const ALPHA =
   'export function alpha(): string {\n  return "alpha-body-7f3";\n}\n\nexport const ALPHA_LINE_5 = 5;\n';
@@ -159,8 +160,7 @@ describe('Chat context in the real editor', function () {
   it('the current file is suggested: one click confirms it, another dismisses it', async () => {
     const { page } = e2e();
     await runCommand(page, 'View: Close All Editors');
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     await openFile(page, 'ctx/beta.ts');
     const suggested = frame.getByRole('button', { name: 'Add beta.ts (suggested)' });
     await suggested.waitFor();
@@ -192,8 +192,7 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'View: Close All Editors');
     await openFile(page, 'ctx/broken.ts');
     await page.locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     await pickContext(frame, 'problems', /Problems in Current File/);
     await frame.getByRole('button', { name: 'Remove Problems: broken.ts' }).waitFor();
     const before = chatRequestCount();
@@ -209,24 +208,28 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'Terminal: Create New Terminal');
     // The new terminal takes the focus; the shell is ready for input once its prompt is drawn.
     await page.locator('.terminal-wrapper.active').first().waitFor({ timeout: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
     await page.keyboard.type('sleep 1; echo ctx-$((40+2))-done');
     await page.keyboard.press('Enter');
     await screenshot(page, 'e2e-context-terminal');
-    const frame = await openChat(page);
-    await newChat(frame);
-    let attached = false;
-    for (let attempt = 0; attempt < 10 && !attached; attempt++) {
-      // The command's end reaches the extension a moment after its output is on screen.
-      await pickContext(frame, 'term', /Terminal Output/);
-      attached = await frame
-        .getByRole('button', { name: /^Remove Terminal: / })
-        .waitFor({ timeout: 2000 })
-        .then(
+    const frame = await openNewChat(page);
+    // The command's end reaches the extension a moment after its output is on screen: pick again until it
+    // attaches.
+    const removeChip = frame.getByRole('button', { name: /^Remove Terminal: / });
+    const attached = await until(
+      async () => {
+        await pickContext(frame, 'term', /Terminal Output/);
+        return removeChip.waitFor({ timeout: 2000 }).then(
           () => true,
           () => false,
         );
-    }
+      },
+      60_000,
+      'the terminal output to attach',
+    ).then(
+      () => true,
+      () => false,
+    );
     assert.ok(
       attached,
       `terminal attached (last notice: ${await frame
@@ -247,8 +250,7 @@ describe('Chat context in the real editor', function () {
 
   it('refuses secrets, binary files and links out of the workspace; cuts a large file and refuses one over the context', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     const alert = frame.getByRole('alert');
     const cases: Array<[string, RegExp, RegExp]> = [
       ['.env', /^\.env ctx$/, /ctx\/\.env matches the secrets pattern "\*\*\/\.env"/],
@@ -286,19 +288,19 @@ describe('Chat context in the real editor', function () {
     );
     // The workspace setting reaches the extension a moment after the file is written: attach until the chip
     // counts the whole file.
-    let whole = false;
-    for (let attempt = 0; attempt < 10 && !whole; attempt++) {
-      await pickContext(frame, 'huge', /huge\.log/);
-      const chip = frame.locator('.chip-tray .chip-main').filter({ hasText: 'huge.log' });
-      await chip.waitFor();
-      const tokens = Number(/about (\d+) tokens/.exec((await chip.getAttribute('title')) ?? '')?.[1] ?? 0);
-      whole = tokens > 200_000;
-      if (!whole) {
+    await until(
+      async () => {
+        await pickContext(frame, 'huge', /huge\.log/);
+        const chip = frame.locator('.chip-tray .chip-main').filter({ hasText: 'huge.log' });
+        await chip.waitFor();
+        const tokens = Number(/about (\d+) tokens/.exec((await chip.getAttribute('title')) ?? '')?.[1] ?? 0);
+        if (tokens > 200_000) return true;
         await frame.getByRole('button', { name: 'Remove huge.log' }).click();
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-    assert.ok(whole, 'the raised maxFileTokens applies');
+        return false;
+      },
+      30_000,
+      'the raised maxFileTokens to apply',
+    );
     const count = chatRequestCount();
     await messageBox(frame).fill('And now the whole log.');
     await messageBox(frame).press('Enter');

@@ -1,6 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   acceptInputBox,
   clickNotificationButton,
@@ -10,6 +8,8 @@ import {
   waitForNotification,
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { forEachFile } from '../support/keySearch';
 
 const GOOD_KEY = 'sk-e2e-typed-key-7d41b9c2';
 const BAD_KEY = 'wrong-e2e-key-0a9f33';
@@ -27,17 +27,7 @@ async function setKeyThroughPalette(key: string): Promise<void> {
 /** Every file below `dir` that contains `needle` (binary files included). */
 function filesContaining(dir: string, needle: string): string[] {
   const hits: string[] = [];
-  const walk = (path: string): void => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      const stat = statSync(full, { throwIfNoEntry: false });
-      if (!stat) continue;
-      if (stat.isDirectory()) walk(full);
-      else if (stat.isFile() && stat.size < 50_000_000 && readFileSync(full).includes(needle))
-        hits.push(full);
-    }
-  };
-  walk(dir);
+  forEachFile(dir, (full, bytes) => bytes.includes(needle) && hits.push(full), 50_000_000);
   return hits;
 }
 
@@ -56,7 +46,7 @@ describe('API key and Test Connection, through the UI', () => {
     const note = await waitForNotification(page, /Model Gateway: connected, \d+ ms/);
     await screenshot(page, 'e2e-test-connection-ok');
     assert.match((await note.textContent()) ?? '', /connected/);
-    const sent = gateway.emulator?.requests.filter((r) => r.path === '/v1/chat/completions').at(-1);
+    const sent = gateway.emulator && chatRequestsOf(gateway.emulator).at(-1);
     assert.equal(sent?.headers.authorization, `Bearer ${GOOD_KEY}`);
     await hideNotifications(page);
   });

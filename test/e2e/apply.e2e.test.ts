@@ -1,12 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
-import { editorText, openFile } from './editorHelpers';
-
-const lens = (page: Page, title: string) =>
-  page.locator('.codelens-decoration a').filter({ hasText: new RegExp(`^\\s*${title}`) });
+import { articles, emulator, send, until, openNewChat } from './chatHelpers';
+import { codeLens, editorText, openFile } from './editorHelpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 describe('Apply from the chat in the real editor', function () {
   this.timeout(120_000);
@@ -16,8 +13,7 @@ describe('Apply from the chat in the real editor', function () {
     await runCommand(page, 'View: Close All Editors');
     // The active editor is another file: the block's own name must win.
     await openFile(page, 'README.md');
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     // The echo marker makes the emulator answer with the message, so the answer holds this block, named in
     // the info string.
     const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';
@@ -30,21 +26,19 @@ describe('Apply from the chat in the real editor', function () {
     assert.match((await apply.getAttribute('title')) ?? '', /^Apply to src\/sample\.ts /);
     const before = emulator().requests.length;
     await apply.click();
-    await lens(page, 'Accept All').waitFor({ timeout: 30_000 });
-    const merge = emulator()
-      .requests.slice(before)
-      .find((r) => r.path === '/v1/chat/completions');
+    await codeLens(page, 'Accept All').waitFor({ timeout: 30_000 });
+    const merge = chatRequestsOf(emulator(), before).at(0);
     assert.equal((merge?.body as { model?: string })?.model, 'alpha-haiku-4-5-20251001');
     await page.locator('.tab.active').filter({ hasText: 'sample.ts' }).waitFor();
     const text = await editorText(page);
     assert.ok(text.includes('return b + a;'), text);
     assert.ok(text.includes('export function greet(name: string): string {'), 'the rest of the file stays');
-    await lens(page, 'Accept$').first().waitFor();
+    await codeLens(page, 'Accept$').first().waitFor();
     await page.locator('.statusbar-item').filter({ hasText: '1 hunk left' }).waitFor();
     await page.waitForTimeout(300);
     await screenshot(page, 'e2e-apply-review');
-    await lens(page, 'Reject All').click();
-    await lens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
+    await codeLens(page, 'Reject All').click();
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     await until(async () => (await editorText(page)).includes('return a + b;'), 10_000, 'the original back');
     await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');

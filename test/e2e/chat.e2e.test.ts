@@ -14,14 +14,15 @@ import {
   articles,
   emulator,
   lastChatRequest,
-  newChat,
   openChat,
   send,
   until,
   visibleWords,
+  openNewChat,
 } from './chatHelpers';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chatRequestsOf, untilChatRequestSince, untilRequestSince } from '../support/emulatorRequests';
 
 describe('Chat panel in the real editor', function () {
   this.timeout(120_000);
@@ -36,7 +37,7 @@ describe('Chat panel in the real editor', function () {
     await until(
       // No chat request may have reached the gateway yet (lastChatRequest throws then).
       () =>
-        emulator().requests.some((r) => r.path === '/v1/chat/completions') &&
+        chatRequestsOf(emulator()).length > 0 &&
         lastChatRequest().messages.at(-1)?.content === 'What is a monad?',
       15_000,
       'the request at the gateway',
@@ -73,23 +74,15 @@ describe('Chat panel in the real editor', function () {
     await send(frame, 'Tell me a long story [[fault:stall-mid-stream]]');
     const stop = frame.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ state: 'visible' });
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the request',
-    );
+    await untilChatRequestSince(emulator(), before, 10_000, 'the request');
     const answer = articles(frame, /^Assistant /).last();
     const opening = answerHeadline('Tell me a long story').slice(0, 12);
     await until(async () => (await answer.innerText()).includes(opening), 10_000, 'partial text');
     await stop.click();
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.clientClosed),
+    await untilRequestSince(
+      emulator(),
+      before,
+      (r) => r.clientClosed,
       10_000,
       'the gateway to see the socket close',
     );
@@ -101,8 +94,7 @@ describe('Chat panel in the real editor', function () {
 
   it('Regenerate asks again and replaces the last answer', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     await send(frame, 'Name a colour');
     const answer = articles(frame, /^Assistant /).last();
     await until(
@@ -113,14 +105,7 @@ describe('Chat panel in the real editor', function () {
     const before = emulator().requests.length;
     const firstRequest = lastChatRequest();
     await frame.getByRole('button', { name: 'Regenerate' }).last().click();
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the regenerate request',
-    );
+    await untilChatRequestSince(emulator(), before, 10_000, 'the regenerate request');
     await until(
       async () =>
         (
@@ -208,8 +193,7 @@ describe('Chat panel in the real editor', function () {
 
   it('shows an error inline with the request id, and Retry succeeds', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     await send(frame, 'Hello [[fault:flaky:503:3]] [[fault:request-id:req_e2e_42]]');
     const answer = articles(frame, /^Assistant /).last();
     await answer.getByText(/req_e2e_42/).waitFor({ timeout: 30_000 });
@@ -249,8 +233,7 @@ describe('Chat panel in the real editor', function () {
     const { page, folder } = e2e();
     // Only the notification of this export may count.
     await clearNotifications(page);
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     await send(frame, 'Hello export');
     await until(
       async () =>

@@ -1,7 +1,9 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import type { Emulator, RecordedRequest } from '../gateway-emulator';
+import type { Emulator } from '../gateway-emulator';
 import { runCommand, webviewWith } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
+import { until } from '../support/poll';
+import { lastChatBody, type ChatBody } from '../support/emulatorRequests';
 
 /** Opens the chat view through its command and returns the webview's frame. */
 export async function openChat(page: Page): Promise<FrameLocator> {
@@ -21,6 +23,13 @@ export async function newChat(frame: FrameLocator, page: Page = e2e().page): Pro
   await runCommand(page, 'Model Gateway: New Chat');
   const turns = frame.getByRole('article');
   await until(async () => (await turns.count()) === 0, 10_000, 'the new, empty chat');
+}
+
+/** Opens the chat view and starts a new, empty chat in it; returns the webview's frame. */
+export async function openNewChat(page: Page): Promise<FrameLocator> {
+  const frame = await openChat(page);
+  await newChat(frame, page);
+  return frame;
 }
 
 /** Types a message into the composer and sends it with Enter. */
@@ -44,26 +53,11 @@ export function emulator(): Emulator {
 }
 
 /** The body of the last chat request the gateway received. */
-export function lastChatRequest(): { model: string; messages: { role: string; content: string }[] } {
-  const request = [...emulator().requests]
-    .reverse()
-    .find((r: RecordedRequest) => r.path === '/v1/chat/completions');
-  if (!request) throw new Error('no chat request reached the gateway');
-  return request.body as { model: string; messages: { role: string; content: string }[] };
+export function lastChatRequest(): ChatBody {
+  return lastChatBody(emulator());
 }
 
-/** Polls until `check` is true (bounded). */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { until };
 
 /** Normalises text as the DOM shows it, for comparing with the emulator's Markdown source. */
 export function visibleWords(text: string): string {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
+import { articles, emulator, openChat, send, until, openNewChat } from './chatHelpers';
+import { isImageRequest } from '../support/emulatorRequests';
 
 /** Every entry of the images folder, hidden `.…partial-…` files included (none when it does not exist). */
 function everything(folder: string): string[] {
@@ -48,20 +49,14 @@ describe('Images in the chat: bad answers from the gateway (real editor)', funct
       const target = join(folder, 'assets', 'generated');
       const before = everything(target);
       const from = emulator().requests.length;
-      const frame = await openChat(page);
-      await newChat(frame);
+      const frame = await openNewChat(page);
       await send(frame, command);
       const turn = articles(frame, 'Image').last();
       const shown = turn.locator('.error-message');
       await shown.waitFor({ timeout: 30_000 });
       const text = (await shown.textContent()) ?? '';
       assert.equal(text, message);
-      assert.ok(
-        emulator()
-          .requests.slice(from)
-          .some((r) => r.path === '/v1/images/generations'),
-        'the gateway was asked',
-      );
+      assert.ok(emulator().requests.slice(from).some(isImageRequest), 'the gateway was asked');
       assert.equal(await turn.locator('img').count(), 0);
       // Let any late write land before looking at the folder.
       await page.waitForTimeout(500);

@@ -5,9 +5,10 @@ import type { FrameLocator } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { readImageDimensions } from '../support/pngInfo';
-import { articles, emulator, newChat, openChat, send, until } from './chatHelpers';
+import { articles, emulator, openChat, send, until, openNewChat } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
 import { readFileSync } from 'node:fs';
+import { isImageRequest, untilRequestSince } from '../support/emulatorRequests';
 
 const PROMPT = 'A lighthouse at dusk <img src=x onerror="window.__xss=1"><b>bold</b>';
 
@@ -23,7 +24,7 @@ function imagesIn(folder: string): string[] {
 function imageRequests(from = 0): Array<Record<string, unknown>> {
   return emulator()
     .requests.slice(from)
-    .filter((r) => r.path === '/v1/images/generations')
+    .filter(isImageRequest)
     .map((r) => r.body as Record<string, unknown>);
 }
 
@@ -56,8 +57,7 @@ describe('Images in the chat (real editor)', function () {
     const target = join(folder, 'assets', 'generated');
     const before = imagesIn(target);
     const from = emulator().requests.length;
-    const frame = await openChat(page);
-    await newChat(frame);
+    const frame = await openNewChat(page);
     await send(frame, `/image ${PROMPT} --size 1536x1024 --quality high --n 2 --format url`);
     await loadedThumbnails(frame, 2);
     const [body] = imageRequests(from);
@@ -123,14 +123,7 @@ describe('Images in the chat (real editor)', function () {
     await turn.getByText(/this can take minutes/).waitFor({ timeout: 10_000 });
     await until(() => imageRequests(from).length > 0, 10_000, 'the image request');
     await turn.getByRole('button', { name: 'Stop', exact: true }).click();
-    await until(
-      () =>
-        emulator()
-          .requests.slice(from)
-          .some((r) => r.clientClosed),
-      10_000,
-      'the gateway to see the cancel',
-    );
+    await untilRequestSince(emulator(), from, (r) => r.clientClosed, 10_000, 'the gateway to see the cancel');
     await turn.getByText('Stopped; nothing was saved.').waitFor({ timeout: 10_000 });
     await page.waitForTimeout(500);
     assert.deepEqual(imagesIn(target).sort(), before.sort());

@@ -5,8 +5,9 @@ import { e2e } from '../harness/e2eFixture';
 import { expectedCompletion } from '../gateway-emulator/completionAnswers';
 import { emulator, until } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
-const chatCount = (): number => emulator().requests.filter((r) => r.path === '/v1/chat/completions').length;
+const chatCount = (): number => chatRequestsOf(emulator()).length;
 
 /** The status bar toggle, found by its accessible name as a screen reader user would. */
 function toggle(page: Page, state: 'on' | 'off') {

@@ -1,5 +1,6 @@
 import type { FrameLocator } from 'playwright-core';
 import { emulator, until } from './chatHelpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 export { openFile } from './editorHelpers';
 
@@ -26,13 +27,13 @@ export async function pickContext(frame: FrameLocator, query: string, option: Re
 
 /** Chat requests the emulator has recorded so far. */
 export function chatRequestCount(): number {
-  return emulator().requests.filter((r) => r.path === '/v1/chat/completions').length;
+  return chatRequestsOf(emulator()).length;
 }
 
 /** The last user message of the chat request that arrives after `before` requests, once it has arrived. */
 export async function nextUserMessage(before: number, timeoutMs = 20_000): Promise<string> {
   await until(() => chatRequestCount() > before, timeoutMs, 'the chat request at the gateway');
-  const request = emulator().requests.filter((r) => r.path === '/v1/chat/completions')[before];
+  const request = chatRequestsOf(emulator())[before];
   const body = request.body as { messages: { role: string; content: string }[] };
   return body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 }

@@ -1,11 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { acceptInputBox, runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { editorText, openFile } from './editorHelpers';
-
-const lens = (page: Page, title: string) =>
-  page.locator('.codelens-decoration a').filter({ hasText: new RegExp(`^\\s*${title}`) });
+import { codeLens, editorText, openFile } from './editorHelpers';
 
 describe('Edit review in the real editor', function () {
   this.timeout(120_000);
@@ -21,8 +17,8 @@ describe('Edit review in the real editor', function () {
     for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
     await runCommand(page, 'Model Gateway: Generate Code');
     await acceptInputBox(page, 'add a third operand and check the inputs [[answer:add-checked-ts]]');
-    await lens(page, 'Accept All').waitFor({ timeout: 20_000 });
-    await lens(page, 'Accept$').first().waitFor();
+    await codeLens(page, 'Accept All').waitFor({ timeout: 20_000 });
+    await codeLens(page, 'Accept$').first().waitFor();
     const text = await editorText(page);
     assert.ok(text.includes('export function add(a: number, b: number, c = 0): number {'), text);
     // The removed lines are drawn by decorations (CSS content), struck through, beside the added lines.
@@ -46,8 +42,8 @@ describe('Edit review in the real editor', function () {
       await screenshot(page, dark ? 'e2e-review-dark' : 'e2e-review-light');
     }
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    await lens(page, 'Reject All').click();
-    await lens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
+    await codeLens(page, 'Reject All').click();
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     assert.ok((await editorText(page)).includes('export function add(a: number, b: number): number {'));
     await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');

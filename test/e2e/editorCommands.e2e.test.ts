@@ -14,8 +14,9 @@ import {
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, lastChatRequest, until } from './chatHelpers';
-import { editorText, openFile } from './editorHelpers';
+import { codeLens, editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
+import { isImageRequest, untilRequestSince } from '../support/emulatorRequests';
 
 function imagesIn(folder: string): string[] {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
@@ -58,7 +59,7 @@ describe('Editor commands in the real editor', function () {
     await page.keyboard.press('Enter');
     await runCommand(page, 'Model Gateway: Generate Code');
     await acceptInputBox(page, 'a function that multiplies two numbers');
-    const accept = page.locator('.codelens-decoration a').filter({ hasText: 'Accept All' });
+    const accept = codeLens(page, 'Accept All');
     await accept.waitFor({ timeout: 20_000 });
     await screenshot(page, 'e2e-generate-code-review');
     const text = await editorText(page);
@@ -69,10 +70,7 @@ describe('Editor commands in the real editor', function () {
     }
     assert.ok(!text.includes('```'));
     await accept.click();
-    await page
-      .locator('.codelens-decoration a')
-      .filter({ hasText: 'Accept All' })
-      .waitFor({ state: 'detached', timeout: 10_000 });
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');
   });
@@ -101,21 +99,13 @@ describe('Editor commands in the real editor', function () {
     const requests = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Generate Image');
     await answerImagePrompts(page, 'A slow painting [[fault:image-delay:20000]]');
-    await until(
-      () =>
-        emulator()
-          .requests.slice(requests)
-          .some((r) => r.path === '/v1/images/generations'),
-      10_000,
-      'the image request',
-    );
+    await untilRequestSince(emulator(), requests, isImageRequest, 10_000, 'the image request');
     const progress = await waitForNotification(page, /Generating 1 image/);
     await clickNotificationButton(progress, 'Cancel');
-    await until(
-      () =>
-        emulator()
-          .requests.slice(requests)
-          .some((r) => r.clientClosed),
+    await untilRequestSince(
+      emulator(),
+      requests,
+      (r) => r.clientClosed,
       10_000,
       'the gateway to see the cancel',
     );

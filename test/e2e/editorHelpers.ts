@@ -1,5 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { quickInput } from '../harness/browser';
+import { retrying } from '../support/retry';
 
 /**
  * Opens a workspace file through Quick Open, as a user would, and puts the caret in it. Focus may be in the chat
@@ -9,14 +10,15 @@ import { quickInput } from '../harness/browser';
  */
 export async function openFile(page: Page, name: string): Promise<void> {
   const base = name.split('/').pop() ?? name;
-  for (let attempt = 1; ; attempt++) {
-    await page
-      .locator('.monaco-workbench')
-      .click({ position: { x: 5, y: 5 } })
-      .catch(() => undefined);
-    await page.keyboard.press('Control+P');
-    const input = quickInput(page);
-    const opened = await (async () => {
+  const input = quickInput(page);
+  await retrying(
+    3,
+    async () => {
+      await page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 5, y: 5 } })
+        .catch(() => undefined);
+      await page.keyboard.press('Control+P');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(name);
       // A row shows the base name, with the folder as its description.
@@ -24,16 +26,9 @@ export async function openFile(page: Page, name: string): Promise<void> {
       await row.waitFor({ timeout: 10_000 });
       await row.click({ timeout: 5_000 });
       await page.locator('.tab.active').filter({ hasText: base }).first().waitFor({ timeout: 10_000 });
-    })().then(
-      () => true,
-      (error: unknown) => {
-        if (attempt >= 3) throw error;
-        return false;
-      },
-    );
-    if (opened) break;
-    await page.keyboard.press('Escape');
-  }
+    },
+    () => page.keyboard.press('Escape'),
+  );
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
 }
 
@@ -43,4 +38,9 @@ export async function editorText(page: Page): Promise<string> {
     /\u00a0/g,
     ' ',
   );
+}
+
+/** The code lens action whose title starts with `title` (Accept All, Reject, …) in the review. */
+export function codeLens(page: Page, title: string): Locator {
+  return page.locator('.codelens-decoration a').filter({ hasText: new RegExp(`^\\s*${title}`) });
 }

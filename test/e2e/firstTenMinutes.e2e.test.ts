@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { answerHeadline } from '../gateway-emulator';
 import { quickInput, runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, newChat, openChat, send, until } from './chatHelpers';
+import { articles, openChat, send, until, openNewChat } from './chatHelpers';
 
 const THINKING = 'alpha-sonnet-4-5-20250929-thinking';
 
@@ -26,8 +26,7 @@ describe('The first ten minutes (issue 16), in the real editor', function () {
 
   it('the Model select shows "Sonnet 4.5 · thinking", uncut, with the id in its tooltip', async () => {
     const { page } = e2e();
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     const select = frame.getByRole('combobox', { name: 'Model', exact: true });
     await select.selectOption(THINKING);
     const label = await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
@@ -117,8 +116,7 @@ describe('The first ten minutes (issue 16), in the real editor', function () {
         15_000,
         'the new base URL to apply',
       );
-      const frame = await openChat(page);
-      await newChat(frame, page);
+      const frame = await openNewChat(page);
       await send(frame, 'Hello nobody');
       const card = articles(frame, /^Assistant /)
         .last()

@@ -1,6 +1,7 @@
 // Answers the prompts of "Model Gateway: Generate Image" through the real quick input, as a user would.
 import type { Locator, Page } from 'playwright-core';
 import { acceptInputBox, quickInput } from '../harness/browser';
+import { retrying } from '../support/retry';
 
 /** The pickers after the prompt, in order (their titles are "Generate Image: <step>"). */
 export const IMAGE_STEPS = ['Size', 'Quality', 'How many images', 'Response format'] as const;
@@ -32,14 +33,9 @@ export async function answerImagePrompts(
  * test opened can take the keyboard focus as it loads, and an Enter pressed then goes to the editor.
  */
 async function acceptStep(page: Page, picker: Locator): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  await retrying(3, async () => {
     await quickInput(page).focus();
     await page.keyboard.press('Enter');
-    try {
-      await picker.waitFor({ state: 'hidden', timeout: 4_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+    await picker.waitFor({ state: 'hidden', timeout: 4_000 });
+  });
 }

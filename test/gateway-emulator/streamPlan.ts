@@ -8,18 +8,10 @@ import {
   type AnswerRequest,
   type WireUsage,
 } from './answers';
+import { chunkBase, choiceChunk, type StreamItem } from './chunks';
 import { collectFaults, FaultSet } from './faults';
 
-/** One step of a streamed response. */
-export type StreamItem =
-  | { kind: 'data'; chunk: Record<string, unknown> }
-  /** Lines written verbatim as one event (a malformed line, a named error event, a flat error). */
-  | { kind: 'raw'; lines: string[] }
-  | { kind: 'done' }
-  /** The server destroys the socket here. */
-  | { kind: 'reset' }
-  /** The server sends nothing for `stallMs`, then goes on. */
-  | { kind: 'stall' };
+export type { StreamItem } from './chunks';
 
 /** Identity of the completion, shared by every chunk. */
 export interface PlanIdentity {
@@ -96,10 +88,7 @@ function errorItem(variant: string, base: Record<string, unknown>): StreamItem {
     code: 502,
     metadata: { provider_name: 'Emulator' },
   };
-  return {
-    kind: 'data',
-    chunk: { ...base, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }], error },
-  };
+  return choiceChunk(base, { content: '' }, 'error', {}, { error });
 }
 
 /** The usage object streamed with the finish chunk (or the usage chunk). */
@@ -120,12 +109,7 @@ export function planStream(
   const answer = expectedAnswer(request);
   const reasoning = expectedReasoning(request);
   const extra = faults.has('extra-fields');
-  const base: Record<string, unknown> = {
-    id: identity.id,
-    object: 'chat.completion.chunk',
-    created: identity.created,
-    model: request.model,
-  };
+  const base = chunkBase({ ...identity, model: request.model });
   if (extra) Object.assign(base, EXTRA_TOP);
   const items: StreamItem[] = [];
   let roleSent = false;
@@ -136,9 +120,8 @@ export function planStream(
   ): void => {
     const d = roleSent ? delta : { role: 'assistant', ...delta };
     roleSent = true;
-    const choice: Record<string, unknown> = { index: 0, delta: d, finish_reason: finish };
-    if (extra) Object.assign(choice, { logprobs: null, native_finish_reason: finish });
-    items.push({ kind: 'data', chunk: { ...base, choices: [choice], ...more } });
+    const choiceExtra = extra ? { logprobs: null, native_finish_reason: finish } : {};
+    items.push(choiceChunk(base, d, finish, choiceExtra, more));
   };
 
   if (faults.has('role-first')) push({ content: '' });

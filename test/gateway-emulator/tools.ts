@@ -1,6 +1,6 @@
 // Tool calling in the emulator (issue 18): given `tools` and a last user message that names one, it streams a
 // call to that tool in the common chunked format; given a tool result, it answers with what the tool returned.
-import type { StreamItem } from './streamPlan';
+import { chunkBase, choiceChunk, type ChunkIdentity, type StreamItem } from './chunks';
 import { splitText } from './streamPlan';
 
 /** The tool-related parts of a chat body. */
@@ -80,19 +80,11 @@ export function toolResultAnswer(request: ToolRequest): string | undefined {
 export function planToolCall(
   tool: ToolRequest['tools'][number],
   prompt: string,
-  identity: { id: string; created: number; model: string },
+  identity: ChunkIdentity,
   size: number,
 ): StreamItem[] {
-  const base = {
-    id: identity.id,
-    object: 'chat.completion.chunk',
-    created: identity.created,
-    model: identity.model,
-  };
-  const chunk = (delta: Json, finish: string | null = null): StreamItem => ({
-    kind: 'data',
-    chunk: { ...base, choices: [{ index: 0, delta, finish_reason: finish }] },
-  });
+  const base = chunkBase(identity);
+  const chunk = (delta: Json, finish: string | null = null): StreamItem => choiceChunk(base, delta, finish);
   const callId = `call_emu_${identity.id.replace(/\D/g, '')}_0`;
   const args = JSON.stringify(argumentsFor(tool.parameters, prompt));
   return [
@@ -109,23 +101,11 @@ export function planToolCall(
 }
 
 /** A plain streamed text answer (the answer to a tool result). */
-export function planText(
-  text: string,
-  identity: { id: string; created: number; model: string },
-  size: number,
-): StreamItem[] {
-  const base = {
-    id: identity.id,
-    object: 'chat.completion.chunk',
-    created: identity.created,
-    model: identity.model,
-  };
+export function planText(text: string, identity: ChunkIdentity, size: number): StreamItem[] {
+  const base = chunkBase(identity);
   return [
-    ...splitText(text, Math.max(1, size)).map((piece): StreamItem => ({
-      kind: 'data',
-      chunk: { ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] },
-    })),
-    { kind: 'data', chunk: { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } },
+    ...splitText(text, Math.max(1, size)).map((piece) => choiceChunk(base, { content: piece })),
+    choiceChunk(base, {}, 'stop'),
     { kind: 'done' },
   ];
 }

@@ -2,9 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { workbenchUrl } from './codeServer';
 import { resultsDir } from './paths';
+import { launchPersistentChromium } from '../support/chromium';
+import { until, waitFor } from '../support/poll';
+import { retrying } from '../support/retry';
 
 /** A Chromium instance with a fresh profile. */
 export interface Browser {
@@ -23,27 +26,12 @@ export interface LaunchOptions {
   height?: number;
 }
 
-/** Launches /usr/bin/chromium (or $CHROMIUM_PATH) headless with a fresh user-data dir. */
+/** Launches the suites' Chromium (see test/support/chromium.ts) with a fresh user-data dir; the runners own shutdown. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'mg-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: !options.headed,
+  const context = await launchPersistentChromium(profile, {
+    headed: options.headed,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    timeout: 60_000,
-    // The runners own shutdown: they close Chromium after stopping the rest, on their own signal handlers.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -134,9 +122,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
   // A view that takes the focus meanwhile (a command just run opens the chat, say) closes the palette under the
   // pointer: the whole step is tried again, up to three times.
-  for (let attempt = 1; ; attempt++) {
-    const last = attempt >= 3;
-    const done = await (async () => {
+  await retrying(
+    3,
+    async (attempt) => {
+      const last = attempt >= 3;
       await page
         .locator('.monaco-workbench')
         .click({ position: { x: 5, y: 5 }, timeout: timeoutMs })
@@ -146,24 +135,16 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
       await input.fill(`>${title}`, { timeout: last ? timeoutMs : 5_000 });
       await row.waitFor({ state: 'visible', timeout: timeoutMs });
       await row.click({ timeout: last ? timeoutMs : 5_000 });
-    })().then(
-      () => true,
-      (error: unknown) => {
-        if (last) throw error;
-        return false;
-      },
-    );
-    if (done) return;
-    await page.keyboard.press('Escape');
-  }
+    },
+    () => page.keyboard.press('Escape'),
+  );
 }
 
 /** Polls the command palette until a command whose label contains `title` is listed (bounded). */
 export async function waitForCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   const input = quickInput(page);
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
-  for (;;) {
+  const listed = async (): Promise<boolean> => {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${title}`);
@@ -176,10 +157,9 @@ export async function waitForCommand(page: Page, title: string, timeoutMs = 60_0
       .locator('.quick-input-widget')
       .waitFor({ state: 'hidden', timeout: 5000 })
       .catch(() => undefined);
-    if (found) return;
-    if (Date.now() > deadline) throw new Error(`command "${title}" not listed after ${timeoutMs} ms`);
-    await page.waitForTimeout(1000);
-  }
+    return found;
+  };
+  await until(listed, timeoutMs, `command "${title}" to be listed`);
 }
 
 /**
@@ -202,17 +182,18 @@ export async function waitForNotification(
   const toast = page.locator('.notification-toast .notification-list-item').filter({ hasText: text }).first();
   const center = page.locator('.notifications-center');
   const inCenter = center.locator('.notification-list-item').filter({ hasText: text }).first();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await toast.isVisible()) return toast;
-    // The palette this goes through closes when something else takes focus (a file the extension opens,
-    // say): then the next round opens it again.
-    if (!(await center.isVisible()))
-      await runCommand(page, 'Notifications: Show Notifications', 5000).catch(() => undefined);
-    if (await inCenter.isVisible()) return inCenter;
-    if (Date.now() > deadline) throw new Error(`no notification matching ${text} after ${timeoutMs} ms`);
-    await page.waitForTimeout(250);
-  }
+  return waitFor(
+    async () => {
+      if (await toast.isVisible()) return toast;
+      // The palette this goes through closes when something else takes focus (a file the extension opens,
+      // say): then the next round opens it again.
+      if (!(await center.isVisible()))
+        await runCommand(page, 'Notifications: Show Notifications', 5000).catch(() => undefined);
+      return (await inCenter.isVisible()) ? inCenter : undefined;
+    },
+    `a notification matching ${text}`,
+    timeoutMs,
+  );
 }
 
 /** Removes every notification (and closes the center), so an old one can never match a later wait. */
@@ -248,22 +229,24 @@ export function chatFrame(page: Page, index = 0): FrameLocator {
  * The content frame of the first webview that shows `selector` (the outer iframes carry no title, so several
  * open webviews are told apart by their content; a hidden view's frame is skipped). Polls until `timeoutMs`.
  */
-export async function webviewWith(page: Page, selector: string, timeoutMs = 20_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await page.locator(readyWebviews).count();
-    for (let i = 0; i < count; i++) {
-      const frame = chatFrame(page, i);
-      const shown = await frame
-        .locator(selector)
-        .first()
-        .isVisible()
-        .catch(() => false);
-      if (shown) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview contains ${selector} after ${timeoutMs} ms`);
-    await page.waitForTimeout(250);
-  }
+export function webviewWith(page: Page, selector: string, timeoutMs = 20_000): Promise<FrameLocator> {
+  return waitFor(
+    async () => {
+      const count = await page.locator(readyWebviews).count();
+      for (let i = 0; i < count; i++) {
+        const frame = chatFrame(page, i);
+        const shown = await frame
+          .locator(selector)
+          .first()
+          .isVisible()
+          .catch(() => false);
+        if (shown) return frame;
+      }
+      return undefined;
+    },
+    `a webview that contains ${selector}`,
+    timeoutMs,
+  );
 }
 
 /** Saves a full-window screenshot to test-results/<name>.png and returns the path. */

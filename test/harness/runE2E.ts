@@ -1,17 +1,19 @@
 // Runs the UI tests (out/test/e2e/**/*.e2e.test.js) in Node with mocha; they drive a real workbench in
 // Chromium. The extension is loaded from the repository (extensionDevelopmentPath), or installed from
 // the VSIX named by MODEL_GATEWAY_VSIX. CLI: node out/test/harness/runE2E.js [--grep=TEXT] [--timeout=ms]
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Mocha from 'mocha';
 import type { Page } from 'playwright-core';
-import { launchBrowser, runCommand, screenshot } from './browser';
-import { remoteUri, startCodeServer } from './codeServer';
+import { startEditorStack } from '../support/editorStack';
+import { runCommand, screenshot } from './browser';
+import { remoteUri } from './codeServer';
 import { openWithExtension, reloader, setE2EFixture } from './e2eFixture';
-import { ensureEditor } from './install';
-import { repoRoot, resultsDir } from './paths';
+import { repoRoot } from './paths';
 import { Cleanups, withTimeout } from './proc';
-import { emulatorKey, makeWorkspace, startGateway } from './workspace';
+import { emulatorKey } from './workspace';
+import { flag } from '../support/args';
+import { filesEndingWith } from '../support/testFiles';
 
 /** Options of {@link runE2E}. */
 export interface E2EOptions {
@@ -26,18 +28,6 @@ export interface E2EOptions {
 }
 
 const say = (message: string): void => console.log(`[e2e] ${message}`);
-
-/** Lists compiled e2e test files, sorted. */
-function e2eFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return e2eFiles(path);
-      return name.endsWith('.e2e.test.js') ? [path] : [];
-    });
-}
 
 /** Closes a modal dialog (choosing Discard, else Cancel) and rejects any edit still under review. */
 async function leaveNoModal(page: Page): Promise<void> {
@@ -55,33 +45,26 @@ async function leaveNoModal(page: Page): Promise<void> {
 export async function runE2E(options: E2EOptions = {}): Promise<number> {
   const started = Date.now();
   const suite = options.suite ?? 'e2e';
-  const files = e2eFiles(join(repoRoot, 'out', 'test', suite));
+  const files = filesEndingWith(join(repoRoot, 'out', 'test', suite), '.e2e.test.js');
   if (files.length === 0) throw new Error(`no compiled e2e tests in out/test/${suite}`);
   const vsix = options.vsix ? resolve(options.vsix) : undefined;
   if (vsix && !existsSync(vsix)) throw new Error(`VSIX not found: ${vsix}`);
   if (!vsix && !existsSync(join(repoRoot, 'dist', 'extension.js')))
     throw new Error('dist/extension.js is missing: run `node esbuild.mjs`');
-  await ensureEditor();
 
   const cleanups = new Cleanups();
   const removeSignalHandlers = cleanups.onSignals();
   try {
-    const gateway = await startGateway(options.emulatorUrl);
-    cleanups.add(() => gateway.close());
-    const workspace = makeWorkspace();
-    cleanups.add(() => workspace.dispose());
-    const server = await startCodeServer({
-      folder: workspace.folder,
-      settings: { 'modelGateway.baseUrl': gateway.url },
+    const { gateway, workspace, server, browser } = await startEditorStack(cleanups, {
+      emulatorUrl: options.emulatorUrl,
       // The extension host inherits code-server's environment.
-      env: {
+      env: (url) => ({
         MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY ?? emulatorKey,
-        MODEL_GATEWAY_EMULATOR_URL: gateway.url,
-      },
+        MODEL_GATEWAY_EMULATOR_URL: url,
+      }),
       ...(vsix ? { vsix: [vsix] } : {}),
-      logFile: join(resultsDir('logs'), 'e2e-code-server.log'),
+      logName: 'e2e-code-server',
     });
-    cleanups.add(() => server.stop());
     const payload: [string, string][] | undefined = vsix
       ? undefined
       : [['extensionDevelopmentPath', remoteUri(server.url, repoRoot)]];
@@ -89,8 +72,6 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
       `extension ${vsix ? `installed from ${vsix}` : 'loaded from the repository'}; gateway ${gateway.url}; code-server ${server.url}`,
     );
 
-    const browser = await launchBrowser();
-    cleanups.add(() => browser.close());
     await openWithExtension(browser.page, server, workspace.folder, payload);
     say(`workbench open with the extension registered after ${Date.now() - started} ms`);
     setE2EFixture({
@@ -145,12 +126,6 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
     await cleanups.run();
     removeSignalHandlers();
   }
-}
-
-/** Reads `--name=value` from argv. */
-function flag(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
 
 if (require.main === module) {

@@ -5,13 +5,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestResults } from '../integration/index';
-import { launchBrowser, openWorkbench } from './browser';
-import { remoteUri, startCodeServer } from './codeServer';
-import { ensureEditor } from './install';
+import { startEditorStack } from '../support/editorStack';
+import { flag } from '../support/args';
+import { openWorkbench } from './browser';
+import { remoteUri } from './codeServer';
 import { integrationEntry, repoRoot, resultsDir, toolFixtureExtension } from './paths';
 import { Cleanups, withTimeout } from './proc';
 import { packageToolFixture } from './toolFixture';
-import { makeWorkspace, startGateway } from './workspace';
 
 /** Options of {@link runExtensionTests}. */
 export interface ExtensionTestOptions {
@@ -68,28 +68,21 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
   for (const file of required) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build the extension and the tests first`);
   }
-  await ensureEditor();
   const resultsFile = join(resultsDir('integration'), 'results.json');
   rmSync(resultsFile, { force: true });
   const cleanups = new Cleanups();
   const removeSignalHandlers = cleanups.onSignals();
   try {
-    const gateway = await startGateway(options.emulatorUrl);
-    cleanups.add(() => gateway.close());
-    const workspace = makeWorkspace();
-    cleanups.add(() => workspace.dispose());
     // The extension whose language model tool the tests call (only an extension that declares a tool may
     // register it), installed next to Model Gateway under development.
     const fixtureDir = mkdtempSync(join(tmpdir(), 'mg-tool-fixture-'));
     cleanups.add(() => rmSync(fixtureDir, { recursive: true, force: true }));
     const toolFixture = await packageToolFixture(fixtureDir);
-    const server = await startCodeServer({
-      folder: workspace.folder,
-      settings: { 'modelGateway.baseUrl': gateway.url },
+    const { gateway, workspace, server, browser } = await startEditorStack(cleanups, {
+      emulatorUrl: options.emulatorUrl,
       vsix: [toolFixture],
-      logFile: join(resultsDir('logs'), 'integration-code-server.log'),
+      logName: 'integration-code-server',
     });
-    cleanups.add(() => server.stop());
     say(
       `gateway ${gateway.url}${gateway.external ? ' (external)' : ' (emulator)'}, code-server ${server.url}`,
     );
@@ -112,8 +105,6 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
       ['extensionEnvironment', JSON.stringify(environment)],
     ];
 
-    const browser = await launchBrowser();
-    cleanups.add(() => browser.close());
     const { page } = browser;
     let resolveExit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (resolveExit = resolve));
@@ -165,12 +156,6 @@ function saveLogs(logs: LogFile[] | undefined): void {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, log.contents);
   }
-}
-
-/** Reads `--name=value` from argv. */
-function flag(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
 
 if (require.main === module) {

@@ -1,7 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, setSetting, TEST_KEY, useEmulator } from './helpers';
+import type { Emulator } from '../gateway-emulator';
+import {
+  keyedEmulator,
+  setKey,
+  setSetting,
+  TEST_KEY,
+  useEmulator,
+  withGateway,
+  withSettings,
+} from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
 
@@ -20,7 +29,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
     await setKey();
     const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
     assert.equal(result.ok, true, JSON.stringify(result));
-    const chat = emulator.requests.find((r) => r.path === '/v1/chat/completions');
+    const chat = chatRequestsOf(emulator).at(0);
     assert.ok(chat);
     assert.equal(chat.headers.authorization, `Bearer ${TEST_KEY}`);
     assert.match(String(chat.headers['user-agent']), /^model-gateway-vscode\//);
@@ -35,17 +44,12 @@ describe('API key, settings and Test Connection (real extension host)', () => {
   it('reports a rejected key with the typed message', async () => {
     await setKey('sk-wrong');
     await setSetting('baseUrl', emulator.url);
-    const rejecting = await startEmulator({ port: 0, acceptKey: (key) => key === 'sk-the-right-one' });
-    try {
-      await setSetting('baseUrl', rejecting.url);
+    await withGateway({ acceptKey: (key) => key === 'sk-the-right-one' }, async () => {
       const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(result.ok, false);
       assert.match(result.ok ? '' : result.message, /Set API Key/);
       assert.ok(!(result.ok ? '' : result.message).includes('sk-wrong'));
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await rejecting.close();
-    }
+    });
   });
 
   it('reports a gateway that is down as a connection error', async () => {
@@ -53,14 +57,11 @@ describe('API key, settings and Test Connection (real extension host)', () => {
     const down = await keyedEmulator();
     const url = down.url;
     await down.close();
-    await setSetting('baseUrl', url);
-    try {
+    await withSettings({ baseUrl: url }, async () => {
       const result = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(result.ok, false);
       assert.match(result.ok ? '' : result.message, /connect|reach|refused/i);
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-    }
+    });
   });
 
   it('clears the key, then falls back to MODEL_GATEWAY_API_KEY from the environment', async () => {
@@ -98,8 +99,7 @@ describe('API key, settings and Test Connection (real extension host)', () => {
 
   it('applies a changed base URL live, and falls back safely from an invalid one', async () => {
     await setKey();
-    const second = await keyedEmulator();
-    try {
+    await withGateway({}, async (second) => {
       await setSetting('baseUrl', `${second.url}/v1/`);
       const ok = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       assert.equal(ok.ok, true);
@@ -111,9 +111,6 @@ describe('API key, settings and Test Connection (real extension host)', () => {
       const fallback = await vscode.commands.executeCommand<ConnectionResult>('modelGateway.testConnection');
       // The invalid value is reported and the default is used instead: no crash, a typed result.
       assert.equal(typeof fallback.ok, 'boolean');
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await second.close();
-    }
+    });
   });
 });

@@ -7,11 +7,12 @@ import {
   closeAllEditors,
   eventually,
   openFile,
-  setKey,
-  setSetting,
-  useEmulator,
+  withSettings,
   workspaceRoot,
+  useEditingSuite,
 } from './helpers';
+import { chatRequestsOf, isChatRequest } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 type ApplyResult = { status: string; mode?: string; file?: string; hunks?: number; message?: string };
 
@@ -25,9 +26,7 @@ const apply = (request: Record<string, unknown>): Thenable<ApplyResult> =>
   vscode.commands.executeCommand<ApplyResult>('modelGateway.applyCodeBlock', request);
 
 function chatRequests(emulator: Emulator): Array<{ model: string }> {
-  return emulator.requests
-    .filter((r) => r.path === '/v1/chat/completions')
-    .map((r) => r.body as { model: string });
+  return chatRequestsOf(emulator).map((r) => r.body as { model: string });
 }
 
 async function disk(name: string): Promise<string> {
@@ -41,20 +40,9 @@ function documentOf(name: string): vscode.TextDocument {
 }
 
 describe('Apply a chat code block (real editor)', () => {
+  useSettingsRestored(['edit.applyModel']);
   let emulator: Emulator;
-  before(async () => {
-    emulator = await useEmulator();
-    await setKey();
-  });
-  after(async () => {
-    await setSetting('edit.applyModel', undefined);
-    await emulator.close();
-  });
-  afterEach(async () => {
-    await vscode.commands.executeCommand('modelGateway.rejectEdit');
-    await closeAllEditors();
-    emulator.reset();
-  });
+  useEditingSuite((started) => (emulator = started));
 
   it('applies a whole new file to the file the block names, diffed directly, without a request', async () => {
     await openFile('apply-direct.ts', FILE, 'typescript');
@@ -98,12 +86,11 @@ describe('Apply a chat code block (real editor)', () => {
   });
 
   it('a cancelled merge leaves the file untouched, and the request used the configured model', async () => {
-    await setSetting('edit.applyModel', 'alpha-sonnet-4-5-20250929');
-    try {
+    await withSettings({ 'edit.applyModel': 'alpha-sonnet-4-5-20250929' }, async () => {
       await openFile('apply-cancel.ts', FILE, 'typescript');
       const block = 'export function f2() {\n  // [[fault:stall-mid-stream]]\n  return 22;\n}';
       const running = apply({ code: block, language: 'ts', target: 'apply-cancel.ts' });
-      await emulator.waitFor((r) => r.some((x) => x.path === '/v1/chat/completions'), 10_000);
+      await emulator.waitFor((r) => r.some(isChatRequest), 10_000);
       // Wait for the streamed part to reach the document, so the cancellation has something to undo.
       const doc = documentOf('apply-cancel.ts');
       await eventually(() => assert.notEqual(doc.getText(), FILE));
@@ -114,9 +101,7 @@ describe('Apply a chat code block (real editor)', () => {
       assert.equal(doc.getText(), FILE);
       await eventually(() => assert.equal(doc.isDirty, false));
       assert.equal(await disk('apply-cancel.ts'), FILE);
-    } finally {
-      await setSetting('edit.applyModel', undefined);
-    }
+    });
   });
 
   it('a failed merge, or a merge that drops most of the file, leaves it untouched', async () => {

@@ -4,9 +4,11 @@ import type { Emulator, RecordedRequest } from '../gateway-emulator';
 import { expectedCompletion } from '../gateway-emulator/completionAnswers';
 import type { CompletionsHandle } from '../../src/host/complete/registerCompletions';
 import { closeAllEditors, eventually, openFile, setKey, setSetting, useEmulator } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { sleep } from '../support/poll';
+import { useSettingsRestored } from '../support/settings';
 
-const chats = (e: Emulator): RecordedRequest[] => e.requests.filter((r) => r.path === '/v1/chat/completions');
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const chats = (e: Emulator): RecordedRequest[] => chatRequestsOf(e);
 
 async function handle(): Promise<CompletionsHandle> {
   const extension = vscode.extensions.getExtension<{ completions: CompletionsHandle }>(
@@ -36,6 +38,7 @@ async function openAt(
 
 describe('Inline completions (real editor)', function () {
   this.timeout(30_000);
+  useSettingsRestored(['complete.enabled', 'complete.debounceMs']);
   let emulator: Emulator;
   before(async () => {
     emulator = await useEmulator();
@@ -50,8 +53,6 @@ describe('Inline completions (real editor)', function () {
     await closeAllEditors();
   });
   after(async () => {
-    await setSetting('complete.enabled', undefined);
-    await setSetting('complete.debounceMs', undefined);
     await emulator.close();
   });
 

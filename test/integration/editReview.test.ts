@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Emulator } from '../gateway-emulator';
 import { GREET_JS } from '../gateway-emulator/fixedAnswers';
-import { closeAllEditors, eventually, openFile, setKey, useEmulator } from './helpers';
+import { eventually, openFile, useEditingSuite } from './helpers';
 
 type Snapshot = { added: number[]; removed: Array<{ line: number; text: string }>; hunks: number };
 
@@ -35,17 +34,7 @@ async function generateOverBody(name: string, eol = '\n'): Promise<vscode.TextEd
 }
 
 describe('Edit review: hunks in place (real editor)', () => {
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await useEmulator();
-    await setKey();
-  });
-  after(async () => emulator.close());
-  afterEach(async () => {
-    await vscode.commands.executeCommand('modelGateway.rejectEdit');
-    await closeAllEditors();
-    emulator.reset();
-  });
+  useEditingSuite();
 
   it('shows the proposed text with its added lines, and the removed lines beside them', async () => {
     const editor = await generateOverBody('review-show.js');

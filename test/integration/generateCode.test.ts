@@ -1,35 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
-import {
-  closeAllEditors,
-  eventually,
-  keyedEmulator,
-  openFile,
-  setKey,
-  setSetting,
-  useEmulator,
-} from './helpers';
+import { closeAllEditors, eventually, openFile, setSetting, withGateway, useEditingSuite } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { sleep } from '../support/poll';
+import { useSettingsRestored } from '../support/settings';
 
 type GenerateCodeResult = { status: string; code?: string };
 
 const ORIGINAL = 'function add(a, b) {\n  return a + b;\n}\n\n// end\n';
 
 describe('Generate Code and inline edits (real editor)', () => {
+  useSettingsRestored(['chat.model']);
   let emulator: Emulator;
-  before(async () => {
-    emulator = await useEmulator();
-    await setKey();
-  });
-  after(async () => {
-    await setSetting('chat.model', undefined);
-    await emulator.close();
-  });
-  afterEach(async () => {
-    await vscode.commands.executeCommand('modelGateway.rejectEdit');
-    await closeAllEditors();
-    emulator.reset();
-  });
+  useEditingSuite((started) => (emulator = started));
 
   it('inserts only code at the cursor, with no fences or prose', async () => {
     const editor = await openFile('gen-cursor.js', ORIGINAL, 'javascript');
@@ -49,7 +33,7 @@ describe('Generate Code and inline edits (real editor)', () => {
     const cursor = ORIGINAL.indexOf('\n\n') + 1;
     assert.equal(text, ORIGINAL.slice(0, cursor) + code + ORIGINAL.slice(cursor));
     assert.ok(!text.includes('```'));
-    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+    const sent = chatRequestsOf(emulator).at(0)!.body as {
       messages: { content: string }[];
     };
     assert.match(sent.messages[0].content, /CODE ONLY/);
@@ -85,9 +69,7 @@ describe('Generate Code and inline edits (real editor)', () => {
 
   it('typing elsewhere during the stream corrupts nothing', async () => {
     await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
-    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
-    await setSetting('baseUrl', slow.url);
-    try {
+    await withGateway({ chunkDelayMs: 40, chunkSize: 2 }, async (slow) => {
       const editor = await openFile('gen-typing.js', ORIGINAL, 'javascript');
       editor.selection = new vscode.Selection(4, 0, 4, 0);
       const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
@@ -105,7 +87,7 @@ describe('Generate Code and inline edits (real editor)', () => {
         // The `type` command is what a key press runs: the editor inserts at the cursor, in the window.
         await vscode.commands.executeCommand('type', { text: key });
         typed += key;
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        await sleep(30);
       }
       assert.ok(typed.length >= 5, `typed ${typed.length} characters during the stream`);
       const result = await running;
@@ -113,10 +95,7 @@ describe('Generate Code and inline edits (real editor)', () => {
       const text = editor.document.getText();
       const code = expectedCode(chatRequestIn(slow.requests));
       assert.equal(text, typed + ORIGINAL.replace('// end\n', `${code}\n// end\n`));
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await slow.close();
-    }
+    });
   });
 
   it('Reject while the user keeps typing elsewhere restores the original and keeps the typing', async () => {
@@ -134,7 +113,7 @@ describe('Generate Code and inline edits (real editor)', () => {
     for (let keystroke = 0; keystroke < 200 && !settled; keystroke++) {
       await vscode.commands.executeCommand('type', { text: 'y' });
       typed += 'y';
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await sleep(30);
     }
     assert.equal(await rejecting, true);
     assert.ok(typed.length > 0, 'a keystroke raced the restore');
@@ -142,9 +121,7 @@ describe('Generate Code and inline edits (real editor)', () => {
   });
 
   it('cancel closes the connection and leaves the document as it was', async () => {
-    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
-    await setSetting('baseUrl', slow.url);
-    try {
+    await withGateway({ chunkDelayMs: 50, chunkSize: 2 }, async (slow) => {
       const editor = await openFile('gen-cancel.js', ORIGINAL, 'javascript');
       editor.selection = new vscode.Selection(4, 0, 4, 0);
       const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
@@ -156,10 +133,7 @@ describe('Generate Code and inline edits (real editor)', () => {
       assert.equal(result.status, 'cancelled');
       await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
       assert.equal(editor.document.getText(), ORIGINAL);
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await slow.close();
-    }
+    });
   });
 
   it('a gateway error after partial output restores the original text', async () => {

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
 import type { Emulator } from '../gateway-emulator';
-import { setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { setKey, setSetting, withSettings, useEmulator, workspaceRoot } from './helpers';
+import { useSettingsRestored } from '../support/settings';
+import { isImageRequest } from '../support/emulatorRequests';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -20,6 +22,7 @@ async function listFolder(folder: vscode.Uri): Promise<string[]> {
 }
 
 describe('Generate Image into the workspace (real editor)', () => {
+  useSettingsRestored(['images.folder', 'images.writeMetadata']);
   let emulator: Emulator;
   const folderSetting = 'assets/generated-it';
   const folder = (): vscode.Uri => vscode.Uri.joinPath(workspaceRoot(), 'assets', 'generated-it');
@@ -30,8 +33,6 @@ describe('Generate Image into the workspace (real editor)', () => {
     await setSetting('images.folder', folderSetting);
   });
   after(async () => {
-    await setSetting('images.folder', undefined);
-    await setSetting('images.writeMetadata', undefined);
     await emulator.close();
   });
   beforeEach(async () => {
@@ -55,10 +56,7 @@ describe('Generate Image into the workspace (real editor)', () => {
         assert.deepEqual(readImageDimensions(bytes), { format: 'png', width: 1536, height: 1024 });
       }
       assert.deepEqual(await listFolder(folder()), result.files.map((f) => f.path.split('/').pop()!).sort());
-      const sent = emulator.requests.find((r) => r.path === '/v1/images/generations')!.body as Record<
-        string,
-        unknown
-      >;
+      const sent = emulator.requests.find(isImageRequest)!.body as Record<string, unknown>;
       assert.equal(sent.response_format, responseFormat);
       assert.equal(sent.n, 2);
     });
@@ -80,8 +78,7 @@ describe('Generate Image into the workspace (real editor)', () => {
   });
 
   it('writes a metadata sidecar when asked', async () => {
-    await setSetting('images.writeMetadata', true);
-    try {
+    await withSettings({ 'images.writeMetadata': true }, async () => {
       const result = await vscode.commands.executeCommand<GenerateImageResult>('modelGateway.generateImage', {
         prompt: 'sidecar please',
       });
@@ -92,9 +89,7 @@ describe('Generate Image into the workspace (real editor)', () => {
       );
       assert.equal(sidecar.prompt, 'sidecar please');
       assert.equal(sidecar.model, 'beta-image-2');
-    } finally {
-      await setSetting('images.writeMetadata', false);
-    }
+    });
   });
 
   it('an error leaves no file, with a message', async () => {
@@ -107,8 +102,7 @@ describe('Generate Image into the workspace (real editor)', () => {
 
   for (const bad of ['../outside', '/etc/model-gateway', 'assets/../../escape']) {
     it(`refuses an images folder that leaves the workspace: ${bad}`, async () => {
-      await setSetting('images.folder', bad);
-      try {
+      await withSettings({ 'images.folder': bad }, async () => {
         const result = await vscode.commands.executeCommand<GenerateImageResult>(
           'modelGateway.generateImage',
           {
@@ -117,9 +111,7 @@ describe('Generate Image into the workspace (real editor)', () => {
         );
         assert.equal(result.status, 'failed');
         assert.equal(emulator.requests.length, 0, 'nothing is sent when the folder is refused');
-      } finally {
-        await setSetting('images.folder', folderSetting);
-      }
+      });
     });
   }
 });

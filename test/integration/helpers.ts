@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../gateway-emulator';
+import { eventually } from '../support/poll';
+import { setSetting, withSettings } from '../support/settings';
 
 export const TEST_KEY = 'sk-integration-test-key-5f1c0a';
 
@@ -17,11 +19,22 @@ export async function useEmulator(): Promise<Emulator> {
   return emulator;
 }
 
-/** Updates a `modelGateway.*` setting globally and waits until the extension sees it. */
-export async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('modelGateway')
-    .update(key, value, vscode.ConfigurationTarget.Global);
+export { setSetting, withSettings };
+
+/**
+ * Runs `body` with the extension pointed at another emulator (started with `options`, accepting TEST_KEY),
+ * then points it back at the previous gateway and closes that emulator, also when `body` fails.
+ */
+export async function withGateway<T>(
+  options: EmulatorOptions,
+  body: (gateway: Emulator) => Promise<T>,
+): Promise<T> {
+  const gateway = await keyedEmulator(options);
+  try {
+    return await withSettings({ baseUrl: gateway.url }, () => body(gateway));
+  } finally {
+    await gateway.close();
+  }
 }
 
 /** Stores a key through the real command (its automation option skips the input box). */
@@ -46,24 +59,53 @@ export async function openFile(name: string, text: string, language?: string): P
   return vscode.window.showTextDocument(typed);
 }
 
-/** Waits until `check` passes, polling; fails with its last error after `timeoutMs`. */
-export async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      last = error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw last;
-}
+export { eventually };
 
 /** Closes all editors without saving prompts. */
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/**
+ * Registers the hooks of a suite that edits documents through the extension: before its tests, an emulator the
+ * extension uses (useEmulator) and TEST_KEY stored; after each test, any review rejected, every editor closed
+ * and the emulator's records cleared; after all, the emulator closed. `receive`, if given, gets the emulator.
+ */
+export function useEditingSuite(receive?: (emulator: Emulator) => unknown): void {
+  let emulator: Emulator | undefined;
+  before(async () => {
+    emulator = await useEmulator();
+    await setKey();
+    receive?.(emulator);
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('modelGateway.rejectEdit');
+    await closeAllEditors();
+    emulator?.reset();
+  });
+}
+
+/**
+ * Registers the hooks of a suite that starts emulators of its own: before its tests, the extension activated,
+ * TEST_KEY stored and retries off; after them, every emulator the returned `start` made closed.
+ */
+export function useOwnEmulators(): (options?: EmulatorOptions) => Promise<Emulator> {
+  const started: Emulator[] = [];
+  before(async () => {
+    await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
+    await setKey();
+    await setSetting('network.retries', 0);
+  });
+  after(async () => {
+    await Promise.all(started.splice(0).map((e) => e.close()));
+  });
+  return async (options = {}) => {
+    const emulator = await keyedEmulator(options);
+    started.push(emulator);
+    return emulator;
+  };
 }

@@ -1,8 +1,9 @@
 // Extension-host test entry: runs mocha over out/test/integration/**/*.test.js inside the real editor
 // and writes a JSON results file (MODEL_GATEWAY_TEST_RESULTS) that the harness reads back.
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import Mocha from 'mocha';
+import { filesEndingWith } from '../support/testFiles';
 
 /** One test (or failed hook) as written to the results file. */
 export interface TestRecord {
@@ -22,17 +23,6 @@ export interface TestResults {
   host: { node: string; pid: number };
   stats: { tests: number; passes: number; failures: number; pending: number };
   tests: TestRecord[];
-}
-
-/** Lists compiled test files below `dir`, sorted for a stable order. */
-function testFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return testFiles(path);
-      return name.endsWith('.test.js') ? [path] : [];
-    });
 }
 
 function describeError(error: unknown): TestRecord['error'] {
@@ -59,7 +49,9 @@ export function run(): Promise<void> {
     reporter: 'base',
     ...(grep ? { grep } : {}),
   });
-  const files = testFiles(root).filter((file) => !only || only.some((name) => file.includes(name)));
+  const files = filesEndingWith(root, '.test.js').filter(
+    (file) => !only || only.some((name) => file.includes(name)),
+  );
   for (const file of files) mocha.addFile(file);
 
   const startedAt = new Date();

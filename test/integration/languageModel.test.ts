@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { expectedAnswer, type Emulator } from '../gateway-emulator';
-import { keyedEmulator, setKey, useEmulator } from './helpers';
+import { setKey, useEmulator, withGateway } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
 
 describe('Language model provider (vscode.lm, real extension host)', () => {
   let emulator: Emulator;
@@ -42,7 +43,7 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
     const response = await chat.sendRequest(messages, {}, new vscode.CancellationTokenSource().token);
     let text = '';
     for await (const piece of response.text) text += piece;
-    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+    const sent = chatRequestsOf(emulator).at(0)!.body as {
       model: string;
       messages: { role: string; content: string }[];
     };
@@ -55,11 +56,7 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
   });
 
   it('cancellation closes the gateway connection', async () => {
-    const slow = await keyedEmulator({ chunkDelayMs: 50, chunkSize: 2 });
-    await vscode.workspace
-      .getConfiguration('modelGateway')
-      .update('baseUrl', slow.url, vscode.ConfigurationTarget.Global);
-    try {
+    await withGateway({ chunkDelayMs: 50, chunkSize: 2 }, async (slow) => {
       const chat = await model();
       const source = new vscode.CancellationTokenSource();
       const response = await chat.sendRequest(
@@ -71,12 +68,7 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
       await iterator.next();
       source.cancel();
       await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
-    } finally {
-      await vscode.workspace
-        .getConfiguration('modelGateway')
-        .update('baseUrl', emulator.url, vscode.ConfigurationTarget.Global);
-      await slow.close();
-    }
+    });
   });
 
   it('a 401 surfaces the Set API Key message', async () => {

@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { TEXT_MODELS } from '../../src/gateway/models';
 import type { RefreshOutcome } from '../../src/host/modelDirectory';
 import type { Emulator } from '../gateway-emulator';
-import { TEST_KEY, eventually, keyedEmulator, setKey, setSetting } from './helpers';
+import { TEST_KEY, eventually, setSetting, withSettings, useOwnEmulators } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const VENDOR = 'modelgateway';
 
@@ -12,23 +14,9 @@ async function offeredIds(): Promise<string[]> {
 }
 
 describe('Model discovery and custom headers (real extension host)', () => {
-  const emulators: Emulator[] = [];
-  async function serving(models: Emulator['models']): Promise<Emulator> {
-    const emulator = await keyedEmulator({ models });
-    emulators.push(emulator);
-    return emulator;
-  }
-
-  before(async () => {
-    await vscode.extensions.getExtension('modelgateway.model-gateway')!.activate();
-    await setKey();
-    await setSetting('network.retries', 0);
-  });
-  after(async () => {
-    await setSetting('network.headers', undefined);
-    await setSetting('chat.extraModels', undefined);
-    await Promise.all(emulators.map((e) => e.close()));
-  });
+  useSettingsRestored(['network.headers', 'chat.extraModels']);
+  const start = useOwnEmulators();
+  const serving = (models: Emulator['models']): Promise<Emulator> => start({ models });
 
   it('asks GET /v1/models when the base URL changes and offers the listed models', async () => {
     const emulator = await serving([
@@ -58,15 +46,15 @@ describe('Model discovery and custom headers (real extension host)', () => {
     await setSetting('baseUrl', emulator.url);
     await eventually(async () => assert.ok((await offeredIds()).includes('first-model')));
     emulator.models = [{ id: 'second-model', context_window: 64_000 }];
-    await setSetting('chat.extraModels', ['my-extra']);
-    const outcome = await vscode.commands.executeCommand<RefreshOutcome>('modelGateway.refreshModels');
-    assert.deepEqual(outcome, { source: 'server', listed: 1 });
-    await eventually(async () => {
-      const ids = await offeredIds();
-      assert.ok(ids.includes('second-model') && !ids.includes('first-model'), ids.join(', '));
-      assert.ok(ids.includes('my-extra'));
+    await withSettings({ 'chat.extraModels': ['my-extra'] }, async () => {
+      const outcome = await vscode.commands.executeCommand<RefreshOutcome>('modelGateway.refreshModels');
+      assert.deepEqual(outcome, { source: 'server', listed: 1 });
+      await eventually(async () => {
+        const ids = await offeredIds();
+        assert.ok(ids.includes('second-model') && !ids.includes('first-model'), ids.join(', '));
+        assert.ok(ids.includes('my-extra'));
+      });
     });
-    await setSetting('chat.extraModels', undefined);
   });
 
   it('a server without /v1/models means the catalogue alone, without an error', async () => {
@@ -92,7 +80,7 @@ describe('Model discovery and custom headers (real extension host)', () => {
       new vscode.CancellationTokenSource().token,
     );
     for await (const _ of response.text) void _;
-    const sent = emulator.requests.find((r) => r.path === '/v1/chat/completions')!;
+    const sent = chatRequestsOf(emulator).at(0)!;
     assert.equal(sent.headers['x-team'], 'tools');
     assert.equal(sent.headers.authorization, `Bearer ${TEST_KEY}`);
     await vscode.commands.executeCommand('modelGateway.refreshModels');

@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
 import { expectedAnswer, chatRequestIn, expectedCode, type Emulator } from '../gateway-emulator';
-import { TEST_KEY, keyedEmulator, openFile, setKey, setSetting, useEmulator, workspaceRoot } from './helpers';
+import { openFile, setKey, setSetting, TEST_KEY, useEmulator, withGateway, workspaceRoot } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const PARTICIPANT = 'modelGateway.gateway';
 
@@ -59,6 +61,7 @@ const ResponseTurn = vscode.ChatResponseTurn as unknown as new (
 
 describe('@gateway participant handler (real extension host, real vscode objects)', function () {
   this.timeout(60_000);
+  useSettingsRestored(['images.folder']);
   let emulator: Emulator;
   let handler: vscode.ChatRequestHandler;
   let model: vscode.LanguageModelChat;
@@ -75,7 +78,6 @@ describe('@gateway participant handler (real extension host, real vscode objects
     assert.ok(model, 'the provider offers the model');
   });
   after(async () => {
-    await setSetting('images.folder', undefined);
     await emulator.close();
   });
   beforeEach(() => emulator.reset());
@@ -104,7 +106,7 @@ describe('@gateway participant handler (real extension host, real vscode objects
   }
 
   function chatBodies(): ChatBody[] {
-    return emulator.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatBody);
+    return chatRequestsOf(emulator).map((r) => r.body as ChatBody);
   }
 
   it('/explain explains the real selection and points to it', async () => {
@@ -245,22 +247,17 @@ describe('@gateway participant handler (real extension host, real vscode objects
   });
 
   it('cancellation closes the gateway connection and keeps the text that arrived', async () => {
-    const slow = await keyedEmulator({ chunkDelayMs: 40, chunkSize: 2 });
-    await setSetting('baseUrl', slow.url);
-    try {
+    await withGateway({ chunkDelayMs: 40, chunkSize: 2 }, async (slow) => {
       const source = new vscode.CancellationTokenSource();
       const stream = new RecordingStream();
       stream.onMarkdown = () => stream.all('markdown').length === 3 && source.cancel();
       const { result } = await ask('Tell me slowly', { token: source.token }, stream);
       assert.equal(result.errorDetails, undefined, 'a cancel is not an error');
       await slow.waitFor((requests) => requests.some((r) => r.clientClosed), 5000);
-      const sent = slow.requests.find((r) => r.path === '/v1/chat/completions')!;
+      const sent = chatRequestsOf(slow).at(0)!;
       assert.equal(sent.responseEnded, false, 'the answer was cut off');
       const text = stream.all('markdown').join('');
       assert.ok(text.length > 0 && expectedAnswer(sent.body as ChatBody).startsWith(text), text);
-    } finally {
-      await setSetting('baseUrl', emulator.url);
-      await slow.close();
-    }
+    });
   });
 });

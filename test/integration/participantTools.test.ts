@@ -6,6 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, useEmulator } from './helpers';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { useSettingsRestored } from '../support/settings';
 
 const TOOL = 'renderMermaidDiagram';
 
@@ -16,6 +18,7 @@ interface Body {
 
 describe('@gateway passes the #tools of the request through (real extension host)', function () {
   this.timeout(60_000);
+  useSettingsRestored(['lm.toolCalling']);
   let emulator: Emulator;
   let handler: vscode.ChatRequestHandler;
 
@@ -28,7 +31,6 @@ describe('@gateway passes the #tools of the request through (real extension host
     await setKey();
   });
   after(async () => {
-    await setSetting('lm.toolCalling', undefined);
     await emulator.close();
   });
   beforeEach(() => emulator.reset());
@@ -60,7 +62,7 @@ describe('@gateway passes the #tools of the request through (real extension host
   }
 
   function bodies(): Body[] {
-    return emulator.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Body);
+    return chatRequestsOf(emulator).map((r) => r.body as Body);
   }
 
   it('the referenced tool goes out, its call runs in VS Code, the result goes back, and the answer follows', async () => {

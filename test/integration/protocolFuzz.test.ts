@@ -10,7 +10,8 @@ import type { Conversation } from '../../src/chat/types';
 import type { Emulator } from '../gateway-emulator';
 import { conversationsDir, errorEntries, gatewayLog } from '../reliability/host/faultProbes';
 import { malformedMessages, randomMalformed, type Malformed } from '../support/webviewMessages';
-import { eventually, setKey, setSetting, useEmulator } from './helpers';
+import { eventually, setKey, useEmulator } from './helpers';
+import { useSettingsRestored } from '../support/settings';
 
 const TOTAL = 10_000;
 const SEED = 0x15f00d;
@@ -47,6 +48,7 @@ function fuzzMessages(): Malformed[] {
 
 describe('chat protocol fuzz: 10,000 malformed webview messages through the real handler', function () {
   this.timeout(180_000);
+  useSettingsRestored(['baseUrl']);
   let emulator: Emulator;
   let opened: Awaited<ReturnType<SessionApi['openChatSession']>>;
 
@@ -58,7 +60,6 @@ describe('chat protocol fuzz: 10,000 malformed webview messages through the real
   });
   after(async () => {
     opened?.release();
-    await setSetting('baseUrl', undefined);
     await emulator?.close();
   });
 

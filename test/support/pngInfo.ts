@@ -16,6 +16,13 @@ export function readImageDimensions(bytes: Uint8Array): ImageDimensions | undefi
   return readPng(bytes) ?? readJpeg(bytes) ?? readWebp(bytes);
 }
 
+/** Width and height of a PNG; throws when the bytes are not a readable PNG (the check is part of the test). */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const info = readImageDimensions(bytes);
+  if (info?.format !== 'png') throw new Error(`not a PNG (${info?.format ?? 'unreadable'})`);
+  return { width: info.width, height: info.height };
+}
+
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function at(bytes: Uint8Array, offset: number, expected: readonly number[]): boolean {

@@ -1,16 +1,12 @@
 // The Apply action of code blocks: the file its tooltip names and the message it posts, on the real bundle.
 import * as assert from 'node:assert/strict';
 import { assistant, user, viewState } from './fixtures';
-import { type HarnessPage, useHarness } from './harness';
+import { type HarnessPage } from './harness';
+import { usePagePerTest } from './pageHooks';
 
 describe('chat webview: Apply on code blocks (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
-  });
-  afterEach(() => harness.close(hp));
+  usePagePerTest((page) => (hp = page));
 
   it('names the file from the info string, the first comment, or says the active editor', async () => {
     const { page } = hp;

@@ -2,16 +2,12 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { assistant, user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
+import { usePagePerTest } from './pageHooks';
 
 describe('auto-scroll (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open({ height: 600 });
-  });
-  afterEach(() => harness.close(hp));
+  usePagePerTest((page) => (hp = page), { page: { height: 600 } });
 
   const metrics = (page: Page): Promise<{ top: number; fromBottom: number }> =>
     page.evaluate(() => {

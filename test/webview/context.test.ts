@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import type { Attachment } from '../../src/chat/context/types';
 import type { WebviewToHost } from '../../src/protocol';
 import { user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
+import { until, waitFor } from '../support/poll';
+import { usePagePerTest } from './pageHooks';
 
 const KINDS = [
   { key: 'mode:files', label: 'Files…', icon: 'file' },
@@ -21,24 +23,20 @@ function lastOf<T extends WebviewToHost['type']>(
 }
 
 describe('chat webview context (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
+  usePagePerTest(async (page) => {
+    hp = page;
     await hp.send({ type: 'state', state: viewState([]) });
     await frames(hp.page);
   });
-  afterEach(() => harness.close(hp));
 
   /** Waits for the webview's newest picker query and answers it with `items`. */
   async function answerQuery(items: typeof KINDS, pending = false): Promise<WebviewToHost> {
-    let query: Extract<WebviewToHost, { type: 'contextQuery' }> | undefined;
-    for (let i = 0; i < 50 && !query; i++) {
-      query = lastOf(await hp.posted(), 'contextQuery');
-      if (!query) await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.ok(query, 'the picker asked the host');
+    const query = await waitFor(
+      async () => lastOf(await hp.posted(), 'contextQuery'),
+      'the picker to ask the host',
+      1000,
+    );
     await hp.send({ type: 'contextResults', requestId: query.requestId, mode: query.mode, items, pending });
     return query;
   }
@@ -107,8 +105,7 @@ describe('chat webview context (Chromium, real bundle)', function () {
     });
     const option = page.getByRole('listbox', { name: 'Context' }).getByRole('option');
     // The kinds stay listed until the newest answer arrives: wait for it.
-    for (let i = 0; i < 100 && (await option.count()) !== 1; i++) await page.waitForTimeout(20);
-    assert.equal(await option.count(), 1);
+    await until(async () => (await option.count()) === 1, 2000, 'only the newest answer listed');
     assert.match(await option.first().innerText(), /sample\.ts/);
     await option.first().click();
     assert.deepEqual(lastOf(await hp.posted(), 'addContext'), {

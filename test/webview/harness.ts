@@ -1,25 +1,19 @@
 // Serves the real webview bundle under the host's CSP on 127.0.0.1 and drives it in headless Chromium.
-import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { chatContentSecurityPolicy } from '../../src/host/chat/chatCsp';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
+import { launchChromium } from '../support/chromium';
+import { until } from '../support/poll';
 import { THEME_CSS, type ThemeKind } from './themes';
+import { browserBundle, codiconFile } from '../support/pageAssets';
+import { repoRoot } from '../harness/paths';
 
-/** The repository root: the nearest folder above this file with the project's package.json. */
-function findRoot(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && /"name":\s*"model-gateway"/.test(readFileSync(pkg, 'utf8'))) return dir;
-  }
-  throw new Error('repository root not found');
-}
-
-export const ROOT = findRoot();
+/** The repository root. */
+export const ROOT = repoRoot;
 const NONCE = 'harnessNonce0123456789';
 
 function newestMtime(dir: string): number {
@@ -42,20 +36,6 @@ function webviewBundle(): Buffer {
   if (statSync(path).mtimeMs < sources)
     throw new Error('dist/webview.js is older than src/webview: run `node esbuild.mjs`');
   return readFileSync(path);
-}
-
-/** A test-only bundle exposing the stream renderer (see page/renderEntry.ts). */
-function renderBundle(): string {
-  const result = buildSync({
-    entryPoints: [join(ROOT, 'test/webview/page/renderEntry.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
 }
 
 // Stands in for VS Code's preload: acquireVsCodeApi records what the webview posts. It also installs the
@@ -125,13 +105,13 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   // Read up front, so a stale or missing bundle fails the run at once with a clear message.
   const webview = webviewBundle();
-  const render = renderBundle();
+  const render = browserBundle('test/webview/page/renderEntry.ts'); // exposes the stream renderer alone
   const files: Record<string, () => { body: string | Buffer; type: string }> = {
     '/dist/webview.js': () => ({ body: webview, type: 'text/javascript' }),
     '/test/render.js': () => ({ body: render, type: 'text/javascript' }),
     '/media/chat.css': () => ({ body: readFileSync(join(ROOT, 'media/chat.css')), type: 'text/css' }),
-    '/dist/codicons/codicon.css': () => ({ body: codicon('codicon.css'), type: 'text/css' }),
-    '/dist/codicons/codicon.ttf': () => ({ body: codicon('codicon.ttf'), type: 'font/ttf' }),
+    '/dist/codicons/codicon.css': () => ({ body: codiconFile('codicon.css'), type: 'text/css' }),
+    '/dist/codicons/codicon.ttf': () => ({ body: codiconFile('codicon.ttf'), type: 'font/ttf' }),
     '/harness/stub.js': () => ({ body: STUB, type: 'text/javascript' }),
     '/harness/theme.css': () => ({ body: THEME_CSS, type: 'text/css' }),
   };
@@ -162,19 +142,7 @@ export async function startHarness(): Promise<Harness> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const browser: Browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser: Browser = await launchChromium([]);
 
   async function open(options: PageOptions = {}): Promise<HarnessPage> {
     const context = await browser.newContext({
@@ -212,11 +180,6 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-function codicon(name: string): Buffer {
-  const built = join(ROOT, 'dist/codicons', name);
-  return readFileSync(existsSync(built) ? built : join(ROOT, 'node_modules/@vscode/codicons/dist', name));
-}
-
 /** Resolves after the page has rendered the given number of animation frames. */
 export function frames(page: Page, count = 2): Promise<void> {
   return page.evaluate(
@@ -232,42 +195,16 @@ export function frames(page: Page, count = 2): Promise<void> {
   );
 }
 
-/** A file's harness as its tests use it: pages open on it, and a page closes with its errors checked. */
-export interface FileHarness {
-  /** The harness server's origin (known once the file's tests run). */
-  readonly origin: string;
-  open(options?: PageOptions): Promise<HarnessPage>;
-  /** Closes the page; unless told otherwise, an uncaught error or console error on it fails the test. */
-  close(hp: HarnessPage | undefined, options?: { allowErrors?: boolean }): Promise<void>;
-}
-
-/**
- * Registers one harness (server and Chromium) for the calling test file, started before its tests and closed
- * after them, so each file needs only `beforeEach(open)` and `afterEach(close)`.
- */
-export function useHarness(): FileHarness {
-  let harness: Harness | undefined;
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  return {
-    get origin(): string {
-      if (!harness) throw new Error('the harness did not start');
-      return harness.origin;
+/** Scrolls the transcript to its top until `count` turns are rendered (older turns load on demand). */
+export async function scrollUntilTurns(page: Page, count: number, timeoutMs = 10_000): Promise<void> {
+  await until(
+    async () => {
+      if ((await page.locator('article').count()) >= count) return true;
+      await page.evaluate(() => document.querySelector('.transcript')?.scrollTo(0, 0));
+      await frames(page, 2);
+      return false;
     },
-    open: (options) => {
-      if (!harness) throw new Error('the harness did not start');
-      return harness.open(options);
-    },
-    close: async (hp, options = {}) => {
-      try {
-        if (!options.allowErrors) assert.deepEqual(hp?.errors ?? [], [], 'errors on the page');
-      } finally {
-        await hp?.close();
-      }
-    },
-  };
+    timeoutMs,
+    `${count} turns rendered`,
+  );
 }

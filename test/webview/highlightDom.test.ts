@@ -2,7 +2,7 @@
 // node what DOMPurify makes of the same HTML, for every bundled language, and must refuse (so the caller
 // sanitises) any markup highlight.js would not write.
 import * as assert from 'node:assert/strict';
-import { type Harness, type HarnessPage, startHarness } from './harness';
+import { useRenderPage } from './pageHooks';
 
 /** A sample per bundled language (and alias), with the characters HTML escapes and nested grammars. */
 const SAMPLES: Record<string, string> = {
@@ -58,17 +58,7 @@ const HOSTILE: Record<string, string> = {
 };
 
 describe('Highlighted code built without a sanitiser (Chromium)', function () {
-  let harness: Harness;
-  let hp: HarnessPage;
-
-  before(async () => {
-    harness = await startHarness();
-    hp = await harness.open({ bundle: 'render' });
-  });
-  after(async () => {
-    await hp?.close();
-    await harness?.close();
-  });
+  const hp = useRenderPage();
 
   for (const [language, code] of Object.entries(SAMPLES)) {
     it(`${language}: builds highlight.js's output exactly as DOMPurify keeps it`, async () => {

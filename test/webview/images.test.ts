@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import type { ImageTurn } from '../../src/chat/types';
 import { viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { frames, type HarnessPage } from './harness';
+import { useHarness } from './pageHooks';
 
 const PROMPT = 'A fox <img src=x onerror="__xss()"> in snow';
 
@@ -26,19 +27,10 @@ function imageTurn(extra: Partial<ImageTurn> = {}): ImageTurn {
 }
 
 describe('chat webview images (Chromium, real bundle)', function () {
-  let harness: Harness;
-  let hp: HarnessPage;
+  const harness = useHarness();
+  let hp: HarnessPage | undefined;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   it('shows thumbnails named by the prompt, the revised prompt as text, and a placeholder for a missing file', async () => {
     hp = await harness.open();

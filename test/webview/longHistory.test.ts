@@ -1,23 +1,14 @@
 // A 400-turn (~800 KB) conversation opens at its end with the composer usable; older turns load on demand.
 import * as assert from 'node:assert/strict';
 import { longConversation, viewState } from './fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from './harness';
+import { frames, scrollUntilTurns } from './harness';
+import { useSharedPage } from './pageHooks';
 
 describe('long history (Chromium, real bundle)', function () {
-  let harness: Harness;
-  let hp: HarnessPage;
-
-  before(async () => {
-    harness = await startHarness();
-    hp = await harness.open();
-  });
-  after(async () => {
-    await hp?.close();
-    await harness?.close();
-  });
+  const shared = useSharedPage();
 
   it('shows the last messages and accepts input; loads older turns when scrolled to the top', async () => {
-    const { page } = hp;
+    const { page } = shared.hp;
     const state = viewState(longConversation(200));
     assert.equal(state.conversation.turns.length, 400);
     const size = JSON.stringify(state).length;
@@ -49,12 +40,9 @@ describe('long history (Chromium, real bundle)', function () {
     const box = page.getByRole('textbox', { name: 'Message', exact: true });
     await box.fill('Another question');
     await box.press('Enter');
-    assert.deepEqual((await hp.posted()).at(-1), { type: 'send', text: 'Another question' });
+    assert.deepEqual((await shared.hp.posted()).at(-1), { type: 'send', text: 'Another question' });
 
-    for (let i = 0; i < 40 && (await page.locator('article').count()) < 400; i++) {
-      await page.evaluate(() => document.querySelector('.transcript')?.scrollTo(0, 0));
-      await frames(page, 2);
-    }
+    await scrollUntilTurns(page, 400, 30_000);
     assert.equal(await page.locator('article').count(), 400);
     assert.equal(
       await page.locator('article').first().getAttribute('data-turn-id'),
@@ -63,10 +51,10 @@ describe('long history (Chromium, real bundle)', function () {
   });
 
   it('keeps the reader in place while older turns are inserted above', async () => {
-    const { page } = hp;
+    const { page } = shared.hp;
     const state = viewState(longConversation(100));
     state.conversation.id = 'c2';
-    await hp.send({ type: 'state', state });
+    await shared.hp.send({ type: 'state', state });
     await frames(page, 3);
     // The reader scrolls up (that stops following), then far up towards the top.
     const box = await page.locator('.transcript').boundingBox();

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import type { ConversationSummary } from '../../src/chat/types';
 import type { ModelOption } from '../../src/protocol';
 import { assistant, user, viewState } from './fixtures';
-import { type Harness, type HarnessPage, startHarness } from './harness';
+import { type HarnessPage } from './harness';
+import { useHarness } from './pageHooks';
 
 const READABLE: ModelOption[] = [
   { id: 'alpha-sonnet-4-5-20250929', label: 'Sonnet 4.5', thinking: false, extra: false },
@@ -12,19 +13,10 @@ const READABLE: ModelOption[] = [
 ];
 
 describe('chat webview polish (issue 16, Chromium, real bundle)', function () {
-  let harness: Harness;
-  let hp: HarnessPage;
+  const harness = useHarness();
+  let hp: HarnessPage | undefined;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  afterEach(async () => {
-    assert.deepEqual(hp?.errors, []);
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp));
 
   it('the Model select shows readable names, sizes to its content within the view, the id in its tooltip', async () => {
     hp = await harness.open({ width: 300 });

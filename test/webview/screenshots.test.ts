@@ -4,7 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Turn } from '../../src/chat/types';
 import { assistant, MODEL, user, viewState } from './fixtures';
-import { frames, type Harness, ROOT, startHarness } from './harness';
+import { frames, ROOT } from './harness';
+import { useHarness } from './pageHooks';
 import type { ThemeKind } from './themes';
 
 const ANSWER = `## Debouncing in TypeScript
@@ -63,15 +64,11 @@ function richConversation(): Turn[] {
 }
 
 describe('screenshots (Chromium, real bundle)', function () {
-  let harness: Harness;
+  const harness = useHarness();
   const dir = join(ROOT, 'test-results');
 
-  before(async () => {
-    harness = await startHarness();
+  before(() => {
     mkdirSync(dir, { recursive: true });
-  });
-  after(async () => {
-    await harness?.close();
   });
 
   const themes: Array<[ThemeKind, string]> = [

@@ -3,20 +3,10 @@
 import * as assert from 'node:assert/strict';
 import { DOCUMENTS } from './documents';
 import { randomChunks } from './fixtures';
-import { type Harness, type HarnessPage, startHarness } from './harness';
+import { useRenderPage } from './pageHooks';
 
 describe('stream renderer (Chromium)', function () {
-  let harness: Harness;
-  let hp: HarnessPage;
-
-  before(async () => {
-    harness = await startHarness();
-    hp = await harness.open({ bundle: 'render' });
-  });
-  after(async () => {
-    await hp?.close();
-    await harness?.close();
-  });
+  const hp = useRenderPage();
 
   for (const [name, doc] of Object.entries(DOCUMENTS)) {
     it(`"${name}": a split at every boundary equals the whole render`, async () => {

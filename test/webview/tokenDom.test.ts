@@ -3,7 +3,7 @@
 // the elements it is allowed to create.
 import * as assert from 'node:assert/strict';
 import { DOCUMENTS } from './documents';
-import { type Harness, type HarnessPage, startHarness } from './harness';
+import { useRenderPage } from './pageHooks';
 
 /** Markdown the builder must take (not hand to the HTML path), hostile text included. */
 const BUILT: Record<string, string> = {
@@ -56,17 +56,7 @@ const ALLOWED_ATTRIBUTE = new RegExp(
 );
 
 describe('DOM built from tokens (Chromium)', function () {
-  let harness: Harness;
-  let hp: HarnessPage;
-
-  before(async () => {
-    harness = await startHarness();
-    hp = await harness.open({ bundle: 'render' });
-  });
-  after(async () => {
-    await hp?.close();
-    await harness?.close();
-  });
+  const hp = useRenderPage();
 
   for (const [name, doc] of Object.entries(DOCUMENTS)) {
     it(`"${name}": every prefix it builds equals the sanitised HTML path`, async () => {

@@ -1,16 +1,12 @@
 // Turn actions, thinking, statuses, onboarding and history on the real bundle.
 import * as assert from 'node:assert/strict';
 import { assistant, MODEL, user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
+import { usePagePerTest } from './pageHooks';
 
 describe('chat webview turns and panels (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
-  });
-  afterEach(() => harness.close(hp));
+  usePagePerTest((page) => (hp = page));
 
   it('message actions: copy, edit and resend, regenerate, retry and error action', async () => {
     const { page } = hp;

@@ -1,16 +1,12 @@
 // Accessible names, keyboard behaviour and the messages each control posts, on the real bundle.
 import * as assert from 'node:assert/strict';
 import { assistant, MODEL, user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
+import { usePagePerTest } from './pageHooks';
 
 describe('chat webview UI (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
-  });
-  afterEach(() => harness.close(hp));
+  usePagePerTest((page) => (hp = page));
 
   it('posts ready on load', async () => {
     assert.deepEqual(await hp.posted(), [{ type: 'ready' }]);

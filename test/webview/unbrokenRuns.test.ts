@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { unbrokenRun } from '../bench/unbroken';
 import { assistant, user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
+import { usePagePerTest } from './pageHooks';
 
 const RUN = unbrokenRun(64 * 1024);
 const PLACES: Record<string, string> = {
@@ -14,13 +15,8 @@ const PLACES: Record<string, string> = {
 };
 
 describe('unbroken runs (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
-  });
-  afterEach(() => harness.close(hp));
+  usePagePerTest((page) => (hp = page));
 
   /**
    * How far anything of the answer sticks out sideways (px): the page, the transcript, the text of each

@@ -2,33 +2,14 @@
 // anything, or navigate; it must stay visible as text.
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from './fixtures';
-import { type HarnessPage, frames, useHarness } from './harness';
+import { type HarnessPage, frames } from './harness';
 import { labelledAnswer, unshownVectors, visibleMarker, XSS_VECTORS } from './xssCorpus';
-
-const ALLOWED_PATHS = new Set([
-  '/',
-  '/dist/webview.js',
-  '/media/chat.css',
-  '/dist/codicons/codicon.css',
-  '/dist/codicons/codicon.ttf',
-  '/harness/stub.js',
-  '/harness/theme.css',
-  '/favicon.ico',
-]);
-const MARKDOWN_TAGS = new Set(
-  'A P BR HR H1 H2 H3 H4 H5 H6 STRONG EM S DEL CODE PRE SPAN BLOCKQUOTE UL OL LI TABLE THEAD TBODY TR TH TD DIV BUTTON I'.split(
-    ' ',
-  ),
-);
+import { HARNESS_PATHS, MARKDOWN_TAGS } from './xssRules';
+import { usePagePerTest } from './pageHooks';
 
 describe('XSS corpus (Chromium, real bundle)', function () {
-  const harness = useHarness();
   let hp: HarnessPage;
-
-  beforeEach(async () => {
-    hp = await harness.open();
-  });
-  afterEach(() => harness.close(hp, { allowErrors: true }));
+  const harness = usePagePerTest((page) => (hp = page), { allowErrors: true });
 
   it(`has at least 60 vectors (${XSS_VECTORS.length})`, () => {
     assert.ok(XSS_VECTORS.length >= 60);
@@ -86,7 +67,7 @@ describe('XSS corpus (Chromium, real bundle)', function () {
     assert.deepEqual(report.badAttributes, []);
     assert.deepEqual(report.badLinks, []);
     const foreign = hp.requests.filter(
-      (url) => !url.startsWith(harness.origin + '/') || !ALLOWED_PATHS.has(new URL(url).pathname),
+      (url) => !url.startsWith(harness.origin + '/') || !HARNESS_PATHS.has(new URL(url).pathname),
     );
     assert.deepEqual(foreign, [], 'requests left the harness');
     const opened = (await hp.posted()).filter((message) => message.type === 'openLink');

@@ -10,6 +10,7 @@ import { lastActiveTextEditor } from '../editorTracker';
 import { resolveImageFolder } from '../images/imageTarget';
 import { saveImages } from '../images/saveImages';
 import type { ChatState } from './chatPorts';
+import { uriExists } from '../uriExists';
 
 /** What the image turns need of their session. */
 export interface ImageSessionPort {
@@ -145,7 +146,7 @@ export class ChatImages {
     return Promise.all(
       turn.images.map(async (image) => {
         const uri = fileOf(image);
-        if (!uri || !webview || !(await exists(uri))) return null;
+        if (!uri || !webview || !(await uriExists(uri))) return null;
         allowRoot(webview, vscode.Uri.joinPath(uri, '..'));
         return webview.asWebviewUri(uri).toString();
       }),
@@ -162,7 +163,7 @@ export class ChatImages {
     const image = turn.images[index];
     const uri = image && fileOf(image);
     if (!uri) return;
-    if (!(await exists(uri))) {
+    if (!(await uriExists(uri))) {
       void vscode.window.showWarningMessage(`${image.path} was deleted or moved.`);
       return;
     }
@@ -219,15 +220,6 @@ function fileOf(image: ImageTurnFile): vscode.Uri | undefined {
 
 function relativeTo(root: vscode.Uri, file: vscode.Uri): string {
   return file.path.slice(root.path.replace(/\/$/, '').length + 1);
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Adds a folder of images to the webview's resource roots when it is not there yet (the folder only). */

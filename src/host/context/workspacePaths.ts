@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import * as vscode from 'vscode';
 import { isUnsafeRelativePath } from '../../chat/context';
+import { uriExists } from '../uriExists';
 
 /** A workspace file as the context code sees it: its URI, folder and path relative to that folder. */
 export interface WorkspaceFile {
@@ -47,12 +48,7 @@ export async function findWorkspaceFile(path: string): Promise<vscode.Uri | unde
   if (isUnsafeRelativePath(path)) return undefined;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const uri = vscode.Uri.joinPath(folder.uri, ...path.split('/'));
-    try {
-      await vscode.workspace.fs.stat(uri);
-      return uri;
-    } catch {
-      // Not in this folder.
-    }
+    if (await uriExists(uri)) return uri;
   }
   return undefined;
 }

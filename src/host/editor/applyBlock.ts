@@ -20,6 +20,7 @@ import type { GatewayService } from '../gatewayService';
 import { findWorkspaceFile, locateInWorkspace } from '../context/workspacePaths';
 import { InlineEdit } from './inlineEdit';
 import type { ReviewController } from './reviewController';
+import { streamCodeIntoEdit } from './streamCodeIntoEdit';
 
 /** A chat code block to apply, with the file it names and the quoted selection its turn answered. */
 export interface ApplyRequest {
@@ -37,8 +38,6 @@ export interface ApplyResult {
   hunks?: number;
   message?: string;
 }
-
-const EDIT_INTERVAL_MS = 50;
 
 /** Registers `modelGateway.applyCodeBlock` (used by the chat's Apply button): a block into a file, reviewed. */
 export function registerApply(
@@ -131,33 +130,15 @@ export function registerApply(
       await revertIfUnchanged(document, wasDirty);
     };
 
-    let text = '';
+    let text: string;
     try {
-      await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: `Model Gateway: merging the code block into ${name}…`,
-          cancellable: true,
-        },
-        async (_progress, token) => {
-          const cancel = token.onCancellationRequested(() => abort.abort());
-          let lastEdit = 0;
-          try {
-            for await (const event of gateway
-              .current()
-              .streamChatCompletion(chatRequest, { signal: abort.signal })) {
-              if (event.type !== 'text') continue;
-              text += event.text;
-              if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
-                lastEdit = Date.now();
-                const partial = extractCode(text, false);
-                void edit.setCode(partial).then((ok) => ok && review.preview(partial));
-              }
-            }
-          } finally {
-            cancel.dispose();
-          }
-        },
+      text = await streamCodeIntoEdit(
+        gateway,
+        chatRequest,
+        edit,
+        review,
+        abort,
+        `Model Gateway: merging the code block into ${name}…`,
       );
     } catch (error) {
       await giveBack();

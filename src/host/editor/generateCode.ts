@@ -11,6 +11,7 @@ import { surroundingLines } from './editorContext';
 import { askInstruction } from './instructionInput';
 import { InlineEdit } from './inlineEdit';
 import { ReviewController } from './reviewController';
+import { streamCodeIntoEdit } from './streamCodeIntoEdit';
 
 /** Options for automation: skip the instruction prompt. */
 interface GenerateCodeOptions {
@@ -22,8 +23,6 @@ export type GenerateCodeResult = {
   status: 'review' | 'cancelled' | 'failed' | 'empty' | 'unavailable';
   code?: string;
 };
-
-const EDIT_INTERVAL_MS = 50;
 
 /** Registers Generate Code (streamed into the editor, then reviewed hunk by hunk) and the review commands. */
 export function registerGenerateCode(
@@ -76,34 +75,16 @@ export function registerGenerateCode(
     const edit = new InlineEdit(editor, selection, original, () => abort.abort());
     review.startStreaming(edit, abort, original);
 
-    let text = '';
+    let text: string;
     try {
-      await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: 'Model Gateway: generating code…',
-          cancellable: true,
-        },
-        async (_progress, token) => {
-          const cancel = token.onCancellationRequested(() => abort.abort());
-          let lastEdit = 0;
-          try {
-            const request = buildChatRequest(config.chat.model, messages, config);
-            for await (const event of gateway
-              .current()
-              .streamChatCompletion(request, { signal: abort.signal })) {
-              if (event.type !== 'text') continue;
-              text += event.text;
-              if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
-                lastEdit = Date.now();
-                const partial = extractCode(text, false);
-                void edit.setCode(partial).then((ok) => ok && review.preview(partial));
-              }
-            }
-          } finally {
-            cancel.dispose();
-          }
-        },
+      const request = buildChatRequest(config.chat.model, messages, config);
+      text = await streamCodeIntoEdit(
+        gateway,
+        request,
+        edit,
+        review,
+        abort,
+        'Model Gateway: generating code…',
       );
     } catch (error) {
       const conflict = edit.conflict;

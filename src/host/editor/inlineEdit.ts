@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { documentChangedSince } from './documentChange';
 
 /** How long the last edit of a generation (or a restore) keeps being tried while the user keeps typing. */
 const LAST_EDIT_PATIENCE_MS = 30_000;
@@ -79,24 +80,8 @@ export class InlineEdit implements vscode.Disposable {
       const version = this.document.version;
       if (await this.tryEdit(code, last)) return true;
       if (!last || Date.now() > deadline) return false;
-      await this.documentChangedSince(version);
+      await documentChangedSince(this.document, version, LAST_EDIT_RETRY_MS);
     }
-  }
-
-  /** Resolves once the document is past `version` (at once if it already is), or after a short wait. */
-  private documentChangedSince(version: number): Promise<void> {
-    if (this.document.version !== version) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, LAST_EDIT_RETRY_MS);
-      const subscription = vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document === this.document) done();
-      });
-    });
   }
 
   /** One edit from the current region to `code`, against the document version of this moment. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ReviewModel, type TextChange } from '../../review/model';
+import { documentChangedSince } from './documentChange';
 
 /** How long a rejection keeps being tried while the user keeps typing (VS Code refuses edits to old versions). */
 const PATIENCE_MS = 30_000;
@@ -67,7 +68,7 @@ export class ReviewSession implements vscode.Disposable {
         return true;
       }
       if (Date.now() > deadline) return false;
-      await this.changedSince(version);
+      await documentChangedSince(this.document, version, RETRY_MS);
     }
   }
 
@@ -85,22 +86,6 @@ export class ReviewSession implements vscode.Disposable {
     } catch {
       return false;
     }
-  }
-
-  /** Resolves once the document is past `version`, or after a short wait. */
-  private changedSince(version: number): Promise<void> {
-    if (this.document.version !== version) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, RETRY_MS);
-      const subscription = vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document === this.document) done();
-      });
-    });
   }
 
   dispose(): void {

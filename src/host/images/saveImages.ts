@@ -1,36 +1,27 @@
 import * as vscode from 'vscode';
-import type { GeneratedImage, ImageQuality, ImageSize } from '../../gateway/types';
-import { saveImageBatch, type ImageFs } from '../../images/saveBatch';
+import { saveImageBatch, type ImageFs, type SaveBatch } from '../../images/saveBatch';
+import { uriExists } from '../uriExists';
 
-interface SaveRequest {
+/** A batch to save: what `saveImageBatch` takes, with the folder as a URI and a cancellation token. */
+type SaveRequest = Omit<SaveBatch, 'folder' | 'now' | 'isCancelled' | 'cancelError'> & {
   folder: vscode.Uri;
-  prompt: string;
-  images: GeneratedImage[];
-  model: string;
-  size: ImageSize;
-  quality: ImageQuality;
-  writeMetadata: boolean;
   token: vscode.CancellationToken;
-}
+};
 
 /**
  * Writes every image atomically into `request.folder` (see `saveImageBatch`): a cancel or an error
  * leaves no partial file, and nothing is ever overwritten.
  */
 export async function saveImages(request: SaveRequest): Promise<vscode.Uri[]> {
-  const paths = await saveImageBatch(workspaceImageFs(request.folder), {
-    folder: request.folder.path,
-    prompt: request.prompt,
-    images: request.images,
-    model: request.model,
-    size: request.size,
-    quality: request.quality,
-    writeMetadata: request.writeMetadata,
+  const { folder, token, ...what } = request;
+  const paths = await saveImageBatch(workspaceImageFs(folder), {
+    ...what,
+    folder: folder.path,
     now: new Date(),
-    isCancelled: () => request.token.isCancellationRequested,
+    isCancelled: () => token.isCancellationRequested,
     cancelError: () => new vscode.CancellationError(),
   });
-  return paths.map((path) => request.folder.with({ path }));
+  return paths.map((path) => folder.with({ path }));
 }
 
 /** The save's filesystem over `workspace.fs`, for paths on the folder's scheme and authority. */
@@ -49,13 +40,6 @@ function workspaceImageFs(folder: vscode.Uri): ImageFs {
       }
     },
     delete: (path) => Promise.resolve(fs.delete(uri(path))),
-    exists: async (path) => {
-      try {
-        await fs.stat(uri(path));
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    exists: (path) => uriExists(uri(path)),
   };
 }

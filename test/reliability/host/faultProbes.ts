@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { settle } from '../../support/poll';
 
 /** The harness gives code-server HOME=<root>/home and --user-data-dir <root>/user-data. */
 function userDataDir(): string {
@@ -145,35 +146,12 @@ export function resourceGrowth(before: ResourceCounts, after: ResourceCounts): s
 }
 
 /** Polls until the counts are back within the slack of `before`; returns the remaining growth (bounded). */
-export async function settleResources(before: ResourceCounts, timeoutMs = 6000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  let growth = resourceGrowth(before, resourceCounts());
-  while (growth.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    growth = resourceGrowth(before, resourceCounts());
-  }
-  return growth;
+export function settleResources(before: ResourceCounts, timeoutMs = 6000): Promise<string[]> {
+  return settle(
+    () => resourceGrowth(before, resourceCounts()),
+    (growth) => growth.length === 0,
+    timeoutMs,
+  );
 }
 
-/** Waits until `check` returns a value (bounded); fails with `what` and the last error. */
-export async function waitFor<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  what: string | (() => string),
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}${last ? `: ${String(last)}` : ''}`,
-      );
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from '../../support/poll';

@@ -17,6 +17,7 @@ import {
 import { closeAllEditors, openFile, workspaceRoot } from '../../integration/helpers';
 import type { FaultCase } from './faultCases';
 import { conversationsDir, waitFor, type LogTail } from './faultProbes';
+import { isChatRequest, isImageRequest, lastChatBody } from '../../support/emulatorRequests';
 
 /** What a runner needs besides the case. */
 export interface FaultContext {
@@ -34,9 +35,7 @@ const marker = (c: FaultCase): string => `[[fault:${c.fault}]]`;
 
 /** The generation requests of this case (chat or images, not image downloads). */
 export function gatewayCalls(emulator: Emulator): RecordedRequest[] {
-  return emulator.requests.filter(
-    (r) => r.path === '/v1/chat/completions' || r.path === '/v1/images/generations',
-  );
+  return emulator.requests.filter((r) => isChatRequest(r) || isImageRequest(r));
 }
 
 const SHOWN = 'Shown to the user: ';
@@ -117,7 +116,7 @@ export async function runExplain(c: FaultCase, ctx: FaultContext): Promise<void>
   await vscode.commands.executeCommand('modelGateway.newChat');
   const code = `// ${ctx.slug} ${marker(c)}\nfunction add(a, b) {\n  return a + b;\n}\n`;
   const turn = await explain(`fault-${ctx.slug}.js`, code, ctx);
-  const request = lastChatRequest(ctx.emulator);
+  const request = lastChatBody(ctx.emulator);
   const full = expectedAnswer(request);
   if (c.outcome === 'recovered') {
     assert.equal(turn.status, 'complete');
@@ -139,7 +138,7 @@ export async function runExplain(c: FaultCase, ctx: FaultContext): Promise<void>
   const clean = `// ${ctx.slug}, again\nfunction add(a, b) {\n  return a + b;\n}\n`;
   const again = await explain(`fault-${ctx.slug}-again.js`, clean, ctx);
   assert.equal(again.status, 'complete');
-  assert.equal(again.content, expectedAnswer(lastChatRequest(ctx.emulator)));
+  assert.equal(again.content, expectedAnswer(lastChatBody(ctx.emulator)));
 }
 
 async function explain(name: string, code: string, ctx: FaultContext): Promise<AssistantTurn> {
@@ -181,15 +180,6 @@ function finishedTurn(code: string, since: number): AssistantTurn | undefined {
     if (quoted && last?.role === 'assistant' && last.status !== 'streaming') return last;
   }
   return undefined;
-}
-
-function lastChatRequest(emulator: Emulator): {
-  model: string;
-  messages: { role: string; content: string }[];
-} {
-  const request = [...emulator.requests].reverse().find((r) => r.path === '/v1/chat/completions');
-  assert.ok(request, 'a chat request reached the gateway');
-  return request.body as { model: string; messages: { role: string; content: string }[] };
 }
 
 /** The folder the matrix saves images into (setting `images.folder`). */

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type Emulator, type RecordedRequest } from '../../gateway-emulator';
 import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
+import { setSettings, useSettingsRestored } from '../../support/settings';
 import { HOST_FAULT_CASES, MATRIX_SETTINGS, caseTitle, type FaultCase } from './faultCases';
 import {
   RejectionWatch,
@@ -25,6 +26,7 @@ import {
   runGenerateImage,
   type FaultContext,
 } from './faultRunners';
+import { sleep } from '../../support/poll';
 
 /** Every setting the matrix changes (restored afterwards). */
 const CHANGED_SETTINGS = [
@@ -35,10 +37,6 @@ const CHANGED_SETTINGS = [
 
 const RUNNERS = { code: runGenerateCode, explain: runExplain, image: runGenerateImage };
 
-async function applySettings(values: Record<string, unknown>): Promise<void> {
-  for (const [key, value] of Object.entries(values)) await setSetting(key, value);
-}
-
 describe('Fault matrix: editor commands in the real extension host', function () {
   this.timeout(60_000);
   let emulator: Emulator;
@@ -46,8 +44,8 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   let hostLog: LogTail;
   let rejections: RejectionWatch;
   let suiteBaseline: ResourceCounts;
-  /** User settings as they were before the matrix. */
-  const previous = new Map<string, unknown>();
+  // Later suites of the same run find the settings as they were before the matrix.
+  useSettingsRestored(CHANGED_SETTINGS);
   /** Background rows and how they ended (undefined: passed). */
   const background = new Map<FaultCase, Promise<unknown>>();
 
@@ -55,13 +53,11 @@ describe('Fault matrix: editor commands in the real extension host', function ()
     this.timeout(120_000);
     // The emulator runs in this process; its stalls last longer than any time-out of the matrix.
     emulator = await keyedEmulator({ stallMs: 30_000 });
-    const config = vscode.workspace.getConfiguration('modelGateway');
-    for (const key of CHANGED_SETTINGS) previous.set(key, config.inspect(key)?.globalValue);
     // Another suite may have left an edit under review; the matrix starts from a clean editor.
     await vscode.commands.executeCommand('modelGateway.rejectEdit');
     await setSetting('baseUrl', emulator.url);
     await setSetting('images.folder', IMAGE_FOLDER);
-    await applySettings(MATRIX_SETTINGS);
+    await setSettings(MATRIX_SETTINGS);
     await setKey();
     log = gatewayLog();
     hostLog = extHostLog();
@@ -90,8 +86,6 @@ describe('Fault matrix: editor commands in the real extension host', function ()
 
   after(async () => {
     rejections?.dispose();
-    // Later suites of the same run find the settings as they were.
-    for (const [key, value] of previous) await setSetting(key, value);
     await emulator?.close();
   });
 
@@ -101,7 +95,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
     if (c.background) return;
     it(caseTitle(c), async function () {
       if (c.timeoutMs) this.timeout(c.timeoutMs + 30_000);
-      await applySettings({ ...MATRIX_SETTINGS, ...c.settings });
+      await setSettings({ ...MATRIX_SETTINGS, ...c.settings });
       emulator.reset();
       log.mark();
       // Evidence is checked, never discarded: what the previous case (or a background row) caused after its
@@ -154,7 +148,7 @@ describe('Fault matrix: editor commands in the real extension host', function ()
   it('leaves no resources behind over the whole matrix', async () => {
     await Promise.all(background.values());
     // VS Code reports an unhandled rejection a second after it happens: give the last case that time.
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500);
     assert.deepEqual(errorEntries(hostLog.take()), [], 'no error in the extension host log');
     assert.deepEqual(rejections.take(), [], 'no unhandled rejection');
     assert.deepEqual(await settleResources(suiteBaseline), [], 'no growth since the warm-up');
@@ -163,6 +157,6 @@ describe('Fault matrix: editor commands in the real extension host', function ()
 
 /** Counts once the warm-up's connections and timers have had a moment to close. */
 async function quietCounts(): Promise<ResourceCounts> {
-  await new Promise((r) => setTimeout(r, 1000));
+  await sleep(1000);
   return resourceCounts();
 }

@@ -22,7 +22,8 @@ import { isPartialName } from '../../../src/images/atomicWrite';
 import { imageFileName, isWindowsReservedName } from '../../../src/images/naming';
 import { isInside } from '../../../src/images/safePath';
 import type { Emulator } from '../../gateway-emulator';
-import { setKey, setSetting, useEmulator, workspaceRoot } from '../../integration/helpers';
+import { setKey, setSetting, useEmulator, withSettings, workspaceRoot } from '../../integration/helpers';
+import { isImageRequest } from '../../support/emulatorRequests';
 
 interface GenerateImageResult {
   status: 'saved' | 'cancelled' | 'failed';
@@ -160,7 +161,7 @@ describe('File safety: Generate Image with hostile folders and prompts (real ext
         assert.ok(name.length <= 100, name);
         assert.equal(isWindowsReservedName(name), false, name);
       }
-      const sent = emulator.requests.find((r) => r.path === '/v1/images/generations')?.body as {
+      const sent = emulator.requests.find(isImageRequest)?.body as {
         prompt: string;
       };
       assert.equal(sent.prompt, prompt.trim(), 'the prompt itself is sent unchanged');
@@ -198,8 +199,7 @@ describe('File safety: Generate Image with hostile folders and prompts (real ext
   });
 
   it('never overwrites an existing file where the metadata sidecar would go', async () => {
-    await setSetting('images.writeMetadata', true);
-    try {
+    await withSettings({ 'images.writeMetadata': true }, async () => {
       const existing = occupyNextNames('sidecar clash', '.json');
       const result = await generate('sidecar clash');
       assert.equal(result.status, 'saved', result.error);
@@ -208,9 +208,7 @@ describe('File safety: Generate Image with hostile folders and prompts (real ext
         prompt: string;
       };
       assert.equal(sidecar.prompt, 'sidecar clash');
-    } finally {
-      await setSetting('images.writeMetadata', false);
-    }
+    });
   });
 
   for (const fault of ['status:500', 'image-url-expired', 'image-url-html', 'image-url-redirect:4']) {

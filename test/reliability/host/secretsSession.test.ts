@@ -10,25 +10,15 @@ import * as vscode from 'vscode';
 import { expectedChatAnswer, startEmulator, type Emulator } from '../../gateway-emulator';
 import { closeAllEditors, eventually, openFile, setSetting, workspaceRoot } from '../../integration/helpers';
 import { type FrontGateway, type Listening, startFrontGateway, startOtherOrigin } from './secretsServers';
+import { chatRequestsOf } from '../../support/emulatorRequests';
+import { sleep } from '../../support/poll';
+import { formsIn, forEachFile, keyForms } from '../../support/keySearch';
 
 /** Distinctive, and with characters that base64 and URL encoding change. */
 const KEY = 'sk-mgSecret_7Qx9+Zt/w=K2vR8';
-const FORMS: Record<string, string> = {
-  raw: KEY,
-  base64: Buffer.from(KEY).toString('base64'),
-  base64url: Buffer.from(KEY).toString('base64url'),
-  'base64 Bearer': Buffer.from(`Bearer ${KEY}`).toString('base64'),
-  'URL-encoded': encodeURIComponent(KEY),
-  'form-encoded': new URLSearchParams({ k: KEY }).toString().slice(2),
-  'JSON-escaped': JSON.stringify(KEY).slice(1, -1),
-};
+const FORMS = keyForms(KEY);
 /** Written by the session into the conversation, so the file search can prove it sees the session's files. */
 const SESSION_MARKER = 'secretsSessionMarker_4c1e';
-
-/** Every form of the key found in `text`. */
-function keyForms(text: string | Buffer): string[] {
-  return Object.entries(FORMS).flatMap(([name, form]) => (text.includes(form) ? [name] : []));
-}
 
 /** The code-server user-data folder: from the command line of the server that started this host. */
 function userDataDir(): string {
@@ -43,23 +33,13 @@ function userDataDir(): string {
 /** path → key forms, for every file below `dir` (binary files included). */
 function filesWithKey(dir: string, files: { count: number; marker: string[]; all: string[] }): string[] {
   const hits: string[] = [];
-  const walk = (path: string): void => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      const stat = statSync(full, { throwIfNoEntry: false });
-      if (!stat) continue;
-      if (stat.isDirectory()) walk(full);
-      else if (stat.isFile() && stat.size < 100_000_000) {
-        const bytes = readFileSync(full);
-        files.count++;
-        files.all.push(full);
-        if (bytes.includes(SESSION_MARKER)) files.marker.push(full);
-        const forms = keyForms(bytes);
-        if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
-      }
-    }
-  };
-  walk(dir);
+  forEachFile(dir, (full, bytes) => {
+    files.count++;
+    files.all.push(full);
+    if (bytes.includes(SESSION_MARKER)) files.marker.push(full);
+    const forms = formsIn(FORMS, bytes);
+    if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
+  });
   return hits;
 }
 
@@ -96,8 +76,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
       return undefined;
     }
   }
-  const chatRequests = (): number =>
-    emulator.requests.filter((r) => r.path === '/v1/chat/completions').length;
+  const chatRequests = (): number => chatRequestsOf(emulator).length;
 
   before(async () => {
     emulator = await startEmulator({ port: 0, keys: [KEY] });
@@ -214,13 +193,13 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
       await eventually(() => assert.equal(front.inject.length, 0, 'the chat request was made'), 15_000);
     }
     // The conversation store coalesces writes for 500 ms; give it time to put everything on disk.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
     assert.ok(outcomes.length >= 12, `${outcomes.length} outcomes`);
   });
 
   it('no returned value or thrown error holds the key', () => {
     const leaks = outcomes.flatMap(({ step, value }) => {
-      const forms = keyForms(deepText(value));
+      const forms = formsIn(FORMS, deepText(value));
       return forms.length ? [`${step}: ${forms.join(', ')}`] : [];
     });
     assert.deepEqual(leaks, []);
@@ -239,7 +218,7 @@ describe('Secrets: a session of every feature leaves the key nowhere (real exten
     ];
     assert.ok(elsewhere.length >= 2);
     const leaks = elsewhere.flatMap(({ where, r }) => {
-      const forms = keyForms(JSON.stringify(r));
+      const forms = formsIn(FORMS, JSON.stringify(r));
       return forms.length ? [`${where} ${r.url}: ${forms.join(', ')}`] : [];
     });
     assert.deepEqual(leaks, []);

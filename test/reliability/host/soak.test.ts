@@ -10,8 +10,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import { EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
-import { keyedEmulator, setKey, setSetting } from '../../integration/helpers';
-import { resourceCounts, resourceGrowth, type ResourceCounts } from './faultProbes';
+import { setKey, TEST_KEY, withGateway } from '../../integration/helpers';
+import { setSettings, useSettingsRestored } from '../../support/settings';
+import { resourceCounts, settleResources, type ResourceCounts } from './faultProbes';
 import { growthPerChat, MAX_GROWTH_PER_CHAT, steadyGrowth, type HeapSample } from './heapTrend';
 import {
   SOAK_SYSTEM_PROMPT,
@@ -21,6 +22,8 @@ import {
   gatewayModel,
   type ChatOutcome,
 } from './soakChats';
+import { chatRequestsOf } from '../../support/emulatorRequests';
+import { sleep } from '../../support/poll';
 
 const LONG = process.env.MODEL_GATEWAY_SOAK === 'long';
 const SEQUENTIAL = LONG ? 1000 : 150;
@@ -36,8 +39,6 @@ const MODELS = [
   'alpha-sonnet-4-5-20250929-thinking',
 ];
 const CHANGED_SETTINGS = ['baseUrl', 'chat.systemPrompt', 'network.retries'];
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A full garbage collection: the extension host runs without --expose-gc, so the flag is set at run
@@ -62,17 +63,6 @@ async function heapAfterGc(gc: () => void): Promise<number> {
   return samples.sort((a, b) => a - b)[1];
 }
 
-/** Waits (bounded) until idle keep-alive sockets and timers are back within the slack of `before`. */
-async function settle(before: ResourceCounts, timeoutMs: number): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  let growth = resourceGrowth(before, resourceCounts());
-  while (growth.length > 0 && Date.now() < deadline) {
-    await sleep(200);
-    growth = resourceGrowth(before, resourceCounts());
-  }
-  return growth;
-}
-
 function assertCorrect(outcome: ChatOutcome, what: string): void {
   if (outcome.text === outcome.expected) return;
   assert.fail(
@@ -85,7 +75,7 @@ const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
 describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed chats in the real extension host`, function () {
   this.timeout(LONG ? 3_000_000 : 240_000);
-  const previous = new Map<string, unknown>();
+  useSettingsRestored(CHANGED_SETTINGS);
   let handler: vscode.ChatRequestHandler;
   let gc: () => void;
   let baselineHeap = 0;
@@ -97,19 +87,14 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
   before(async () => {
     const url = process.env.MODEL_GATEWAY_EMULATOR_URL;
     assert.ok(url, 'the harness passes its emulator URL');
-    const config = vscode.workspace.getConfiguration('modelGateway');
-    for (const key of CHANGED_SETTINGS) previous.set(key, config.inspect(key)?.globalValue);
     handler = await gatewayHandler();
-    await setSetting('baseUrl', url);
-    await setSetting('chat.systemPrompt', SOAK_SYSTEM_PROMPT);
-    await setSetting('network.retries', 0);
+    await setSettings({ baseUrl: url, 'chat.systemPrompt': SOAK_SYSTEM_PROMPT, 'network.retries': 0 });
     // The harness's emulator knows only its own keys (the integration tests' key belongs to their emulators).
     await setKey(EMULATOR_TEST_KEY);
     gc = collector();
   });
 
   after(async () => {
-    for (const [key, value] of previous) await setSetting(key, value);
     const line = heapSamples.map((s) => `${s.after}: ${mb(s.heapUsed)}`).join(', ');
     console.log(`[integration] soak heap after gc (baseline ${mb(baselineHeap)}): ${line}`);
     console.log(
@@ -167,12 +152,10 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
     assert.ok(baselineResources, 'the sequential soak ran first');
     // The harness's emulator sends a whole answer at once; a second one, paced at 4 ms a chunk, makes
     // the 50 answers really stream side by side. It runs in this process and is closed before measuring.
-    const paced = await keyedEmulator({ chunkDelayMs: 4 });
     // It knows the key the rest of the soak uses, too.
-    paced.keys.add(EMULATOR_TEST_KEY);
-    const started = Date.now();
-    try {
-      await setSetting('baseUrl', paced.url);
+    const keys = [TEST_KEY, EMULATOR_TEST_KEY];
+    await withGateway({ chunkDelayMs: 4, keys }, async (paced) => {
+      const started = Date.now();
       const chats = Array.from({ length: CONCURRENT }, async (_, i) => {
         const model = await gatewayModel(MODELS[i % MODELS.length]);
         // Half the chats get the Markdown sample (many chunks), half a distinct echo answer.
@@ -183,7 +166,7 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
       });
       const outcomes = await Promise.all(chats);
       outcomes.forEach((outcome, i) => assertCorrect(outcome, `concurrent chat ${i}`));
-      const chatRequests = paced.requests.filter((r) => r.path === '/v1/chat/completions');
+      const chatRequests = chatRequestsOf(paced);
       assert.equal(chatRequests.length, CONCURRENT, 'one request per chat');
       assert.ok(
         chatRequests.every((r) => r.responseEnded && !r.clientClosed),
@@ -198,17 +181,14 @@ describe(`Soak: ${SEQUENTIAL} sequential and ${CONCURRENT} concurrent streamed c
         streamingAtFirstEnd >= 10,
         `the answers streamed side by side (${streamingAtFirstEnd} at once)`,
       );
-    } finally {
-      await setSetting('baseUrl', process.env.MODEL_GATEWAY_EMULATOR_URL);
-      await paced.close();
-    }
+    });
     await checkHeap(`${CONCURRENT} concurrent chats`);
   });
 
   it('no socket, timer or listener is left behind', async () => {
     assert.ok(baselineResources, 'the sequential soak ran first');
     // Idle keep-alive connections of the pool close after the server's keep-alive time-out (5 s).
-    const growth = await settle(baselineResources, 20_000);
+    const growth = await settleResources(baselineResources, 20_000);
     assert.deepEqual(growth, [], `handles over the baseline ${JSON.stringify(baselineResources)}`);
   });
 

@@ -20,15 +20,12 @@ import { ConversationStore } from '../../../src/chat/store';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { AssistantTurn, Conversation } from '../../../src/chat/types';
 import { CrashingFs, SimulatedCrash, restartedFs, type CrashMode } from './durabilityFs';
-
-const clone = (conv: Conversation): Conversation => JSON.parse(JSON.stringify(conv)) as Conversation;
+import { sleep } from '../../support/poll';
+import { cloneConversation, streamingConversation } from '../../support/conversations';
 
 function finished(id: string, title: string, now: number): Conversation {
-  const conv = createConversation('model-x', now, id);
-  addUserTurn(conv, title, undefined, now);
-  const turn = startAssistantTurn(conv, 'model-x', now);
-  appendToTurn(conv, turn.id, { text: `The answer about ${title}.` });
-  finishTurn(conv, turn.id, { status: 'complete' }, now);
+  const conv = streamingConversation(id, title, `The answer about ${title}.`, now);
+  finishTurn(conv, conv.turns[1].id, { status: 'complete' }, now);
   return conv;
 }
 
@@ -42,7 +39,7 @@ class Versions {
   /** Saves through `save` and records the version (and, once it resolves, that it is durable). */
   async save(conv: Conversation, save: () => Promise<unknown>): Promise<void> {
     const list = this.saved.get(conv.id) ?? [];
-    list.push(clone(conv));
+    list.push(cloneConversation(conv));
     this.saved.set(conv.id, list);
     const index = list.length;
     await save();
@@ -68,7 +65,7 @@ async function workload(store: ConversationStore, v: Versions): Promise<void> {
   finishTurn(streaming, turn.id, { status: 'complete' }, 5002);
   await v.save(streaming, () => store.save(streaming));
 
-  const renamed = clone(v.saved.get('a-first')![0]);
+  const renamed = cloneConversation(v.saved.get('a-first')![0]);
   renamed.title = 'First, renamed';
   await v.save(renamed, () => store.rename('a-first', 'First, renamed'));
 
@@ -188,7 +185,7 @@ describe('Conversation durability: a crash at every step of the chat store (real
     for (let i = 0; i < 150; i++) {
       appendToTurn(conv, turn.id, { text: `chunk ${i}. ` });
       store.scheduleSave(conv); // what the chat session does on every streamed token
-      await new Promise((resolve) => setTimeout(resolve, 4));
+      await sleep(4);
       const text = await fsp.readFile(file, 'utf8').catch(() => undefined);
       if (text === undefined) continue; // not written yet
       const parsed = parseConversationFile(text, 'streaming-now');

@@ -9,18 +9,9 @@ import { isPartialName } from '../../../src/images/atomicWrite';
 import { imageFileName, isWindowsReservedName } from '../../../src/images/naming';
 import { isInside } from '../../../src/images/safePath';
 import { listing, NodeImageFs, partialFiles, resolveTarget, saveAll, snapshot } from './fileSafetyFs';
+import { seededRandom } from '../../support/seededRandom';
 
 const PROMPTS_PER_RUN = 1200;
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x100000000;
-  };
-}
 
 const PROMPT_PARTS = [
   '../',

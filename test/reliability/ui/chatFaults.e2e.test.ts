@@ -3,8 +3,6 @@
 // send again and a next message streams in full, that every connection to the gateway closed, and that
 // the extension host logged no error.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { answerHeadline, expectedAnswer, keptAnswerText } from '../../gateway-emulator';
 import { expectedBlocks, shownBlocks } from '../../e2e/answerText';
@@ -24,29 +22,23 @@ import { MATRIX_SETTINGS } from '../host/faultCases';
 import { errorEntries, extHostLog, type LogTail } from '../host/faultProbes';
 import { CHAT_FAULT_CASES, type ChatFaultCase } from './chatFaultsCases';
 import { openSockets } from './chatFaultsSockets';
+import { settle, sleep } from '../../support/poll';
+import { untilChatRequestSince } from '../../support/emulatorRequests';
+import { setUserSettings } from '../../support/userSettings';
 
-/** Writes the matrix settings into the user's settings.json (as a user would) and returns the old text. */
-function useMatrixSettings(): string {
-  const file = join(e2e().server.userDataDir, 'User', 'settings.json');
-  const original = readFileSync(file, 'utf8');
-  const settings = JSON.parse(original) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(MATRIX_SETTINGS)) settings[`modelGateway.${key}`] = value;
-  writeFileSync(file, JSON.stringify(settings, null, 2));
-  return original;
+/** Writes the matrix settings into the user's settings.json (as a user would); returns their restore. */
+function useMatrixSettings(): () => void {
+  const values = Object.entries(MATRIX_SETTINGS).map(([key, value]) => [`modelGateway.${key}`, value]);
+  return setUserSettings(e2e().server.userDataDir, Object.fromEntries(values));
 }
 
 /** Waits until the answer in progress has ended: the request was made and Stop made way for Send. */
 async function answerEnded(frame: FrameLocator, requestsBefore: number, timeoutMs: number): Promise<void> {
   // The chat request itself: the model list the extension asks for after a settings change is not it.
-  await until(
-    () =>
-      emulator()
-        .requests.slice(requestsBefore)
-        .some((r) => r.path === '/v1/chat/completions'),
-    10_000,
-    'the request to reach the gateway',
-  );
+  await untilChatRequestSince(emulator(), requestsBefore, 10_000, 'the request to reach the gateway');
   const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+  // The request reaches the gateway before the view shows Stop: "not visible" right then is not the end.
+  await stop.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
   await until(async () => !(await stop.isVisible()), timeoutMs, 'the answer to end by itself');
 }
 
@@ -69,12 +61,12 @@ async function sendAndExpectFullAnswer(frame: FrameLocator, text: string): Promi
 describe('Fault matrix: chat panel in the real editor', function () {
   this.timeout(120_000);
   let frame: FrameLocator;
-  let originalSettings: string;
+  let restoreSettings: (() => void) | undefined;
   let hostLog: LogTail;
   let baselineSockets: number;
 
   before(async () => {
-    originalSettings = useMatrixSettings();
+    restoreSettings = useMatrixSettings();
     // Settings apply without a reload, but the workbench's file watcher can miss a rewrite late in a long
     // session (the 5 s time-outs then did not apply); a reload reads them for sure.
     await e2e().reload();
@@ -86,21 +78,19 @@ describe('Fault matrix: chat panel in the real editor', function () {
   });
 
   after(async () => {
-    if (originalSettings === undefined) return;
-    writeFileSync(join(e2e().server.userDataDir, 'User', 'settings.json'), originalSettings);
+    if (!restoreSettings) return;
+    restoreSettings();
     await runCommand(e2e().page, 'Model Gateway: New Chat').catch(() => undefined);
     await e2e().reload();
   });
 
   /** Waits until at most `limit` connections to the gateway are open; returns the count. */
-  async function quietSockets(limit: number): Promise<number> {
-    const deadline = Date.now() + 10_000;
-    let open = openSockets(emulator().port);
-    while (open > limit && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      open = openSockets(emulator().port);
-    }
-    return open;
+  function quietSockets(limit: number): Promise<number> {
+    return settle(
+      () => openSockets(emulator().port),
+      (open) => open <= limit,
+      10_000,
+    );
   }
 
   CHAT_FAULT_CASES.forEach((c: ChatFaultCase, index) => {
@@ -187,7 +177,7 @@ describe('Fault matrix: chat panel in the real editor', function () {
 
   it('leaves no error in the extension host log after the last row', async () => {
     // VS Code logs an unhandled rejection a second after it happens.
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500);
     assert.deepEqual(errorEntries(hostLog.take()), []);
   });
 });

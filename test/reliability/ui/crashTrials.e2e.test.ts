@@ -6,7 +6,7 @@
 // that was killed when it had been saved. CI runs 20 trials; `npm run crash-trials -- --crash-trials=200`
 // runs more. The seed (`--crash-seed=N`, printed) makes the moments and choices repeatable.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Page } from 'playwright-core';
@@ -25,9 +25,10 @@ import {
   readConversations,
   readIfPresent,
 } from './durabilityFiles';
+import { setUserSettings } from '../../support/userSettings';
+import { sleep } from '../../support/poll';
+import { flag } from '../../support/args';
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TRIALS = Number(flag('crash-trials') ?? 20);
 const SEED = Number(flag('crash-seed') ?? 20261126);
 /** Longest wait after the request reaches the gateway: six save intervals of the store. */
@@ -39,18 +40,6 @@ interface Trial {
   delayMs: number;
   /** Continue the conversation the restart shows, rather than start a new chat. */
   continueShown: boolean;
-}
-
-/** Replaces settings.json by a rename (a new file, which the settings watcher reliably sees). */
-function setUserSetting(key: string, value: unknown): () => void {
-  const file = join(e2e().server.userDataDir, 'User', 'settings.json');
-  const original = readFileSync(file, 'utf8');
-  const write = (text: string): void => {
-    writeFileSync(`${file}.crash`, text);
-    renameSync(`${file}.crash`, file);
-  };
-  write(JSON.stringify({ ...(JSON.parse(original) as object), [key]: value }, null, 2));
-  return () => write(original);
 }
 
 /** Ids listed in the history index, or an empty set when it is missing or unreadable. */
@@ -115,7 +104,7 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
     console.log(`      crash trials: ${TRIALS}, seed ${SEED} (repeat with --crash-seed=${SEED})`);
     // About a minute of answer (20 KB at 8 characters every 25 ms): every kill lands mid-stream.
     paced = await startEmulator({ port: 0, chunkDelayMs: 25 });
-    restoreSettings = setUserSetting('modelGateway.baseUrl', paced.url);
+    restoreSettings = setUserSettings(e2e().server.userDataDir, { 'modelGateway.baseUrl': paced.url });
     let frame = await restart(page); // a new extension host reads the setting at start
     const started = Date.now();
     const failures: string[] = [];
@@ -130,7 +119,7 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
         (requests) => requests.some((r) => JSON.stringify(r.body ?? '').includes(`Crash trial ${n + 1} `)),
         15_000,
       );
-      await new Promise((r) => setTimeout(r, trial.delayMs));
+      await sleep(trial.delayMs);
       const host = extensionHostConnectedTo(server.pgid, paced.port);
       assert.ok(
         host,

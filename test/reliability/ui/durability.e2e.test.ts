@@ -5,7 +5,7 @@
 // - a conversation file and the history index are corrupted in global storage; after a reload the user is
 //   told which file, where its backup is, and the other conversations still list and open.
 import * as assert from 'node:assert/strict';
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { AssistantTurn } from '../../../src/chat/types';
@@ -21,25 +21,14 @@ import {
   extensionHostConnectedTo,
   extensionHostPids,
 } from './durabilityFiles';
+import { untilChatRequestSince } from '../../support/emulatorRequests';
+import { setUserSettings } from '../../support/userSettings';
+import { sleep } from '../../support/poll';
 
 const LONG_PROMPT = 'Durability: the long story [[answer:long]]';
 const KEPT_PROMPT = 'Durability: a conversation to keep';
 const STALLED_PROMPT = 'Durability: a question for a slow model [[fault:stall-first-byte]]';
 const VICTIM_PROMPT = 'Durability: a conversation to corrupt';
-
-/** Replaces settings.json by a rename (a new file, which the settings watcher reliably sees, unlike a rewrite). */
-function replaceSettings(file: string, text: string): void {
-  writeFileSync(`${file}.durability`, text);
-  renameSync(`${file}.durability`, file);
-}
-
-/** Sets one user setting in settings.json, as a user would; returns a function that restores the file. */
-function setUserSetting(key: string, value: unknown): () => void {
-  const file = join(e2e().server.userDataDir, 'User', 'settings.json');
-  const original = readFileSync(file, 'utf8');
-  replaceSettings(file, JSON.stringify({ ...(JSON.parse(original) as object), [key]: value }, null, 2));
-  return () => replaceSettings(file, original);
-}
 
 async function newChat(frame: FrameLocator): Promise<void> {
   // The chat's own button: the command palette is occasionally slow to show its rows on a busy machine.
@@ -67,13 +56,16 @@ async function chatInFull(frame: FrameLocator, text: string): Promise<void> {
 
 /** Sends short probes until one reaches `gateway` (bounded): proves which base URL the extension uses. */
 async function untilGatewayIs(frame: FrameLocator, gateway: Emulator): Promise<void> {
-  for (let attempt = 1; attempt <= 15; attempt++) {
-    const text = `Durability: which gateway? (${attempt})`;
-    await chatInFull(frame, text);
-    const reached = gateway.requests.some((r) => JSON.stringify(r.body ?? '').includes(text));
-    if (reached) return;
-  }
-  throw new Error(`the chat never used the gateway at ${gateway.url}`);
+  let attempt = 0;
+  await until(
+    async () => {
+      const text = `Durability: which gateway? (${++attempt})`;
+      await chatInFull(frame, text);
+      return gateway.requests.some((r) => JSON.stringify(r.body ?? '').includes(text));
+    },
+    90_000,
+    `the chat to use the gateway at ${gateway.url}`,
+  );
 }
 
 describe('Conversation durability in the real editor', function () {
@@ -100,18 +92,14 @@ describe('Conversation durability in the real editor', function () {
     const { page, server } = e2e();
     // 20 KB of Markdown at 8 characters every 25 ms: about a minute of streaming, cut after a few seconds.
     paced = await startEmulator({ port: 0, chunkDelayMs: 25 });
-    restoreSettings = setUserSetting('modelGateway.baseUrl', paced.url);
+    restoreSettings = setUserSettings(server.userDataDir, { 'modelGateway.baseUrl': paced.url });
     // A new extension host reads the setting at start; the settings watcher alone is not reliable here.
     await e2e().reload(page);
     let frame = await openChat(page);
     await untilGatewayIs(frame, paced);
     await newChat(frame);
     await send(frame, LONG_PROMPT);
-    await until(
-      () => paced!.requests.some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the request at the paced gateway',
-    );
+    await untilChatRequestSince(paced, 0, 10_000, 'the request at the paced gateway');
     const answer = articles(frame, /^Assistant /).last();
     // The answer's text in the DOM: innerText leaves out groups scrolled off screen (content-visibility).
     const shownChars = async (article: typeof answer): Promise<number> =>
@@ -160,15 +148,8 @@ describe('Conversation durability in the real editor', function () {
     await newChat(frame);
     const before = emulator().requests.length;
     await send(frame, STALLED_PROMPT);
-    await until(
-      () =>
-        emulator()
-          .requests.slice(before)
-          .some((r) => r.path === '/v1/chat/completions'),
-      10_000,
-      'the request at the gateway',
-    );
-    await new Promise((r) => setTimeout(r, 1500)); // three save intervals: long enough to be on disk
+    await untilChatRequestSince(emulator(), before, 10_000, 'the request at the gateway');
+    await sleep(1500); // three save intervals: long enough to be on disk
     const host = extensionHostConnectedTo(server.pgid, emulator().port);
     assert.ok(
       host,

@@ -5,54 +5,33 @@
 // localStorage), every file of the editor's data folder and the workspace, and code-server's log, before
 // and after a window reload.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import {
-  acceptInputBox,
-  hideNotifications,
-  quickInput,
-  runCommand,
-  waitForNotification,
-} from '../../harness/browser';
+import { acceptInputBox, hideNotifications, runCommand, waitForNotification } from '../../harness/browser';
 import { answerHeadline } from '../../gateway-emulator';
 import { e2e } from '../../harness/e2eFixture';
 import { resultsDir } from '../../harness/paths';
-import { articles, emulator, newChat, openChat, send, until } from '../../e2e/chatHelpers';
+import { articles, emulator, newChat, openChat, send, until, openNewChat } from '../../e2e/chatHelpers';
 import { answerImagePrompts } from '../../e2e/imagePrompts';
 import { chatDocument, ensureFixtureGateway } from './xssFrame';
+import { chatRequestsOf, untilAnsweredSince } from '../../support/emulatorRequests';
+import { formsIn, forEachFile, keyForms } from '../../support/keySearch';
+import { retrying } from '../../support/retry';
+import { openFile } from '../../e2e/editorHelpers';
 
 const KEY = 'sk-uiSecret_Wq7+Lp/3=Zx9Tb';
 const STATE_MARKER = 'secretsUiStateMarker';
-const FORMS: Record<string, string> = {
-  raw: KEY,
-  base64: Buffer.from(KEY).toString('base64'),
-  base64url: Buffer.from(KEY).toString('base64url'),
-  'base64 Bearer': Buffer.from(`Bearer ${KEY}`).toString('base64'),
-  'URL-encoded': encodeURIComponent(KEY),
-  'form-encoded': new URLSearchParams({ k: KEY }).toString().slice(2),
-};
+const FORMS = keyForms(KEY);
 
-function keyForms(text: string | Buffer): string[] {
-  return Object.entries(FORMS).flatMap(([name, form]) => (text.includes(form) ? [name] : []));
-}
-
+/** path → key forms, for every file below `dir` (binary files included). */
 function filesWithKey(dir: string, seen: { files: number }): string[] {
   const hits: string[] = [];
-  const walk = (path: string): void => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      const stat = statSync(full, { throwIfNoEntry: false });
-      if (!stat) continue;
-      if (stat.isDirectory()) walk(full);
-      else if (stat.isFile() && stat.size < 100_000_000) {
-        seen.files++;
-        const forms = keyForms(readFileSync(full));
-        if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
-      }
-    }
-  };
-  if (existsSync(dir)) walk(dir);
+  forEachFile(dir, (full, bytes) => {
+    seen.files++;
+    const forms = formsIn(FORMS, bytes);
+    if (forms.length) hits.push(`${full}: ${forms.join(', ')}`);
+  });
   return hits;
 }
 
@@ -120,7 +99,7 @@ describe('Secrets through the real UI (code-server)', function () {
     ];
     const storage = await browserStorage(page);
     for (const entry of storage) {
-      const forms = keyForms(entry.text);
+      const forms = formsIn(FORMS, entry.text);
       if (forms.length) hits.push(`${entry.where}: ${forms.join(', ')}`);
     }
     console.log(`      ${label}: ${seen.files} files and ${storage.length} browser storage entries searched`);
@@ -158,13 +137,10 @@ describe('Secrets through the real UI (code-server)', function () {
     await runCommand(page, 'Model Gateway: Test Connection');
     await waitForNotification(page, /connected, \d+ ms/);
     await hideNotifications(page);
-    const sent = emulator()
-      .requests.filter((r) => r.path === '/v1/chat/completions')
-      .at(-1);
+    const sent = chatRequestsOf(emulator()).at(-1);
     assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the typed key is the one in use');
 
-    const frame = await openChat(page);
-    await newChat(frame, page);
+    const frame = await openNewChat(page);
     for (const [message, expected] of [
       ['Hello there', new RegExp(answerHeadline('Hello there').slice(0, 12))],
       ['Break [[fault:in-stream-error]]', /Good question|rror/],
@@ -172,14 +148,7 @@ describe('Secrets through the real UI (code-server)', function () {
     ] as const) {
       const before = emulator().requests.length;
       await send(frame, message);
-      await until(
-        () =>
-          emulator()
-            .requests.slice(before)
-            .some((r) => r.responseEnded),
-        20_000,
-        message,
-      );
+      await untilAnsweredSince(emulator(), before, 20_000, message);
       const answer = articles(frame, /^Assistant /).last();
       await until(async () => expected.test(await answer.innerText()), 20_000, `${message} shown`);
       await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
@@ -187,51 +156,19 @@ describe('Secrets through the real UI (code-server)', function () {
 
     // A new conversation, so the 401 marker above does not apply to the explanation.
     await newChat(frame, page);
-    // Quick Open from the workbench (a key press inside the webview stays there). The chat view taking
-    // focus as New Chat ends can close Quick Open again, so a closed one is opened again (bounded).
-    for (let attempt = 1; ; attempt++) {
-      await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
-      await page.keyboard.press('Control+P');
-      await quickInput(page).waitFor({ state: 'visible' });
-      try {
-        await quickInput(page).fill('sample.ts', { timeout: 5000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
-    await page
-      .locator('.quick-input-widget .monaco-list-row')
-      .filter({ hasText: 'sample.ts' })
-      .first()
-      .waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.monaco-editor .view-lines').first().click();
+    // Quick Open from the workbench, retried: the chat view taking focus as New Chat ends can close it.
+    await openFile(page, 'sample.ts');
     await page.keyboard.press('Control+A');
     const beforeExplain = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Explain Selection');
-    await until(
-      () =>
-        emulator()
-          .requests.slice(beforeExplain)
-          .some((r) => r.responseEnded),
-      20_000,
-      'explain',
-    );
+    await untilAnsweredSince(emulator(), beforeExplain, 20_000, 'explain');
 
     // Generate Code keeps its instruction history in global state: the marker proves that state is searched.
     await page.locator('.monaco-editor .view-lines').first().click();
     const beforeCode = emulator().requests.length;
     await runCommand(page, 'Model Gateway: Generate Code');
     await acceptInputBox(page, `${STATE_MARKER} add a comment`);
-    await until(
-      () =>
-        emulator()
-          .requests.slice(beforeCode)
-          .some((r) => r.responseEnded),
-      20_000,
-      'code',
-    );
+    await untilAnsweredSince(emulator(), beforeCode, 20_000, 'code');
     await runCommand(page, 'Model Gateway: Reject Edit');
 
     await runCommand(page, 'Model Gateway: Generate Image');
@@ -243,30 +180,24 @@ describe('Secrets through the real UI (code-server)', function () {
       'the image file',
     );
     // The image editor opening can close the palette under the helper: retry the notification centre.
-    for (let attempt = 1; ; attempt++) {
-      const found = await waitForNotification(page, /Saved /, 10_000).then(
-        () => true,
-        (error: unknown) => {
-          if (attempt >= 3) throw error;
-          return false;
-        },
-      );
-      if (found) break;
-      await page.keyboard.press('Escape');
-    }
+    await retrying(
+      3,
+      () => waitForNotification(page, /Saved /, 10_000),
+      () => page.keyboard.press('Escape'),
+    );
 
     const doc = await chatDocument(page);
     const dom = await doc.evaluate(() => document.documentElement.outerHTML + document.body.innerText);
-    assert.deepEqual(keyForms(dom), [], 'the key is in the webview DOM');
+    assert.deepEqual(formsIn(FORMS, dom), [], 'the key is in the webview DOM');
     const notes =
       (await page
         .locator('.notifications-center')
         .innerText()
         .catch(() => '')) || '';
     assert.ok(notes.length > 0, 'the notification center was read');
-    assert.deepEqual(keyForms(notes), [], 'the key is in a notification');
+    assert.deepEqual(formsIn(FORMS, notes), [], 'the key is in a notification');
     const workbench = await page.evaluate(() => document.body.innerText);
-    assert.deepEqual(keyForms(workbench), [], 'the key is shown in the workbench');
+    assert.deepEqual(formsIn(FORMS, workbench), [], 'the key is shown in the workbench');
     await hideNotifications(page);
 
     assert.deepEqual(await search(page, 'during the session'), []);
@@ -280,6 +211,6 @@ describe('Secrets through the real UI (code-server)', function () {
       'the conversation after the reload',
     );
     const restored = await (await chatDocument(page)).evaluate(() => document.documentElement.outerHTML);
-    assert.deepEqual(keyForms(restored), [], 'the key is in the restored webview');
+    assert.deepEqual(formsIn(FORMS, restored), [], 'the key is in the restored webview');
   });
 });

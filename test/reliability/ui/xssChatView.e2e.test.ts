@@ -8,8 +8,10 @@ import { e2e } from '../../harness/e2eFixture';
 import { articles, emulator, openChat, send, until } from '../../e2e/chatHelpers';
 import { labelledAnswer, unshownVectors } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from '../webview/xssCorpus';
-import { runSeed, seededRandom, startCanary } from '../webview/xssPage';
+import { runSeed, startCanary } from '../webview/xssPage';
+import { seededRandom } from '../../support/seededRandom';
 import { chatDocument, ensureFixtureGateway, installTripwire, tripwire } from './xssFrame';
+import { untilAnsweredSince } from '../../support/emulatorRequests';
 
 const PER_CATEGORY = 6;
 /** With the [[echo]] marker, the emulator echoes the first 200 characters of the rest of the message. */
@@ -92,14 +94,7 @@ describe('Hostile model output in the real chat view (code-server, emulator)', f
         for (const [i, vectors] of messages.entries()) {
           const before = emulator().requests.length;
           await send(frame, MARKER + HEAD + labelledAnswer(vectors));
-          await until(
-            () =>
-              emulator()
-                .requests.slice(before)
-                .some((r) => r.responseEnded),
-            20_000,
-            `answer ${i}`,
-          );
+          await untilAnsweredSince(emulator(), before, 20_000, `answer ${i}`);
           const answer = articles(frame, /^Assistant /).last();
           await until(async () => (await answer.innerText()).includes('Echo: v'), 20_000, `echo ${i}`);
           await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });

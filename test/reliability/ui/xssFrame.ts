@@ -1,24 +1,26 @@
 // The chat webview's document inside the real workbench, as a playwright Frame (to evaluate in it), with a
 // tripwire for script execution and a recorder of CSP violations installed in it; and a guard that the
 // extension talks to the fixture's emulator.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { e2e } from '../../harness/e2eFixture';
+import { until, waitFor } from '../../support/poll';
+import { setUserSettings } from '../../support/userSettings';
 
 /** The frame whose document holds the chat composer (bounded wait). */
-export async function chatDocument(page: Page, timeoutMs = 20_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      const found = await frame
-        .evaluate(() => document.querySelector('textarea[aria-label="Message"]') !== null)
-        .catch(() => false);
-      if (found) return frame;
-    }
-    if (Date.now() > deadline) throw new Error('no frame holds the chat composer');
-    await page.waitForTimeout(250);
-  }
+export function chatDocument(page: Page, timeoutMs = 20_000): Promise<Frame> {
+  return waitFor(
+    async () => {
+      for (const frame of page.frames()) {
+        const found = await frame
+          .evaluate(() => document.querySelector('textarea[aria-label="Message"]') !== null)
+          .catch(() => false);
+        if (found) return frame;
+      }
+      return undefined;
+    },
+    'a frame holding the chat composer',
+    timeoutMs,
+  );
 }
 
 interface Tripwire {
@@ -66,22 +68,13 @@ export function onFixtureEmulator(page: Page): Promise<boolean> {
  */
 export async function ensureFixtureGateway(): Promise<void> {
   const { page, server, gateway } = e2e();
-  const ready = async (timeoutMs: number): Promise<boolean> => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await onFixtureEmulator(page)) return true;
-      await page.waitForTimeout(250);
-    }
-    return false;
-  };
+  const ready = (timeoutMs: number): Promise<boolean> =>
+    until(() => onFixtureEmulator(page), timeoutMs, 'the fixture gateway').then(
+      () => true,
+      () => false,
+    );
   if (await ready(3000)) return;
-  const file = join(server.userDataDir, 'User', 'settings.json');
-  const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  writeFileSync(
-    `${file}.next`,
-    JSON.stringify({ ...settings, 'modelGateway.baseUrl': gateway.url }, null, 2),
-  );
-  renameSync(`${file}.next`, file);
+  setUserSettings(server.userDataDir, { 'modelGateway.baseUrl': gateway.url });
   await e2e().reload();
   if (!(await ready(20_000))) throw new Error('the extension does not use the fixture emulator');
 }

@@ -3,26 +3,14 @@
 // nowhere and stays visible as text.
 import * as assert from 'node:assert/strict';
 import { assistant, randomChunks, user, viewState } from '../../webview/fixtures';
-import { frames, type Harness, type HarnessPage, startHarness } from '../../webview/harness';
+import { frames, type HarnessPage, scrollUntilTurns } from '../../webview/harness';
+import { useHarness } from '../../webview/pageHooks';
 import { labelledAnswer, unshownVectors, visibleMarker } from '../../webview/xssCorpus';
 import { hostileCorpus, type HostileVector } from './xssCorpus';
-import { type Canary, openWithHostCsp, runSeed, seededRandom, startCanary } from './xssPage';
+import { type Canary, openWithHostCsp, runSeed, startCanary } from './xssPage';
+import { seededRandom } from '../../support/seededRandom';
+import { HARNESS_PATHS, MARKDOWN_TAGS } from '../../webview/xssRules';
 
-const HARNESS_PATHS = new Set([
-  '/',
-  '/dist/webview.js',
-  '/media/chat.css',
-  '/dist/codicons/codicon.css',
-  '/dist/codicons/codicon.ttf',
-  '/harness/stub.js',
-  '/harness/theme.css',
-  '/favicon.ico',
-]);
-const SAFE_TAGS = new Set(
-  'A P BR HR H1 H2 H3 H4 H5 H6 STRONG EM S DEL CODE PRE SPAN BLOCKQUOTE UL OL LI TABLE THEAD TBODY TR TH TD DIV BUTTON I'.split(
-    ' ',
-  ),
-);
 /** Bidi controls, zero-width characters and C0 controls: must never sit raw in an href. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
 const INVISIBLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
@@ -30,7 +18,7 @@ const INVISIBLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2069\u
 describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
   this.timeout(120_000);
   const seed = runSeed();
-  let harness: Harness;
+  const harness = useHarness();
   let canary: Canary;
   let corpus: HostileVector[];
   let hp: HarnessPage;
@@ -39,20 +27,16 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
   before(async () => {
     canary = await startCanary();
     corpus = hostileCorpus(canary.origin);
-    harness = await startHarness();
     console.log(`      seed ${seed} (replay with RELIABILITY_SEED=${seed}); ${corpus.length} vectors`);
   });
   after(async () => {
-    await harness?.close();
     await canary?.close();
   });
   beforeEach(async () => {
     ({ hp, csp } = await openWithHostCsp(harness));
     canary.hits.length = 0;
   });
-  afterEach(async () => {
-    await hp?.close();
-  });
+  afterEach(() => harness.close(hp, { allowErrors: true }));
 
   it('has at least 150 vectors in every required category', () => {
     assert.ok(corpus.length >= 150, `${corpus.length} vectors`);
@@ -150,10 +134,7 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
     ]);
     await hp.send({ type: 'state', state: viewState(turns) });
     await frames(hp.page, 2);
-    for (let i = 0; i < 20 && (await hp.page.locator('article').count()) < turns.length; i++) {
-      await hp.page.evaluate(() => document.querySelector('.transcript')?.scrollTo(0, 0));
-      await frames(hp.page, 2);
-    }
+    await scrollUntilTurns(hp.page, turns.length);
     const texts = await hp.page.locator('article').allTextContents();
     assert.equal(texts.length, turns.length);
     const lost = texts.flatMap((text, i) => {
@@ -203,7 +184,7 @@ describe('Hostile model output (real bundle, host CSP, Chromium)', function () {
         }
         return { xss: window.__xssCount, violations: window.__violations, bad };
       },
-      { tags: [...SAFE_TAGS], invisible: INVISIBLE.source },
+      { tags: [...MARKDOWN_TAGS], invisible: INVISIBLE.source },
     );
     assert.equal(report.xss, 0, 'a vector executed');
     assert.deepEqual(report.violations, [], 'the CSP had to stop something');

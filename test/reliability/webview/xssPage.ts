@@ -34,7 +34,9 @@ export async function startCanary(): Promise<Canary> {
  * Opens the bundle, then reloads it with the harness's CSP header replaced by the host's own policy,
  * delivered as the host delivers it (a meta tag), with the harness origin as `webview.cspSource`.
  */
-export async function openWithHostCsp(harness: Harness): Promise<{ hp: HarnessPage; csp: string }> {
+export async function openWithHostCsp(
+  harness: Pick<Harness, 'open' | 'origin'>,
+): Promise<{ hp: HarnessPage; csp: string }> {
   const hp = await harness.open();
   let csp = '';
   await hp.page.route(
@@ -57,17 +59,6 @@ export async function openWithHostCsp(harness: Harness): Promise<{ hp: HarnessPa
   hp.errors.length = 0;
   if (!csp) throw new Error('the host CSP was not applied');
   return { hp, csp };
-}
-
-/** Deterministic xorshift32 in [0, 1) for a seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x100000000;
-  };
 }
 
 /** The run's seed: RELIABILITY_SEED when set (to replay a failure), else a fresh one. */

@@ -5,6 +5,7 @@ import { appendToTurn, createConversation, startAssistantTurn } from '../../../s
 import { ConversationStore } from '../../../src/chat/store';
 import { NodeStoreFs } from './nodeStoreFs';
 import { sample, sleep, useTempStore } from './storeFixtures';
+import { until } from '../../support/poll';
 
 describe('chat/store (real temp directory)', function () {
   const ctx = useTempStore();
@@ -90,8 +91,7 @@ describe('chat/store (real temp directory)', function () {
     const slow = new ConversationStore(ctx.fs, ctx.root, { saveIntervalMs: 60_000 });
     const conv = sample('q', 'The question');
     slow.scheduleSave(conv);
-    const deadline = Date.now() + 2000;
-    while (!(await ctx.fs.exists(ctx.convFile('q'))) && Date.now() < deadline) await sleep(10);
+    await until(() => ctx.fs.exists(ctx.convFile('q')), 2000, 'the first save');
     assert.equal((await ctx.reopen().load('q')).conversation?.turns[0].content, 'The question');
     assert.equal(ctx.fs.count('writeFile', 'q.json'), 1, 'one write, not one per request');
     slow.scheduleSave(conv);

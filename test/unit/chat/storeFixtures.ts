@@ -13,7 +13,7 @@ import type { Conversation } from '../../../src/chat/types';
 import { NodeStoreFs } from './nodeStoreFs';
 
 /** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep } from '../../support/poll';
 
 /** A finished two-turn conversation. */
 export function sample(id: string, text = 'Hello', updatedAt = 1000): Conversation {

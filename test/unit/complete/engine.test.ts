@@ -6,8 +6,10 @@ import { HOLE_MARKER } from '../../../src/complete/prompt';
 import { answerText } from '../../../src/complete/stream';
 import { type Emulator, startEmulator } from '../../gateway-emulator';
 import { EMULATOR_HOLE_MARKER, expectedCompletion } from '../../gateway-emulator/completionAnswers';
+import { chatRequestsOf } from '../../support/emulatorRequests';
+import { sleep } from '../../support/poll';
 
-const chatRequests = (e: Emulator) => e.requests.filter((r) => r.path === '/v1/chat/completions');
+const chatRequests = (e: Emulator) => chatRequestsOf(e);
 
 function query(before: string, after = '\n}\n', more: Partial<CompletionQuery> = {}): CompletionQuery {
   return {
@@ -99,7 +101,7 @@ describe('complete/engine against the emulator', function () {
       previous = new AbortController();
       text += String.fromCharCode(97 + (i % 26));
       pending.push(engine.provide(query(text, ''), previous.signal));
-      await new Promise((r) => setTimeout(r, 10));
+      await sleep(10);
     }
     const last = await pending[pending.length - 1];
     await Promise.all(pending);

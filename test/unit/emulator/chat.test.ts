@@ -11,6 +11,7 @@ import {
 } from '../../gateway-emulator/index';
 import { chatBody, chunksOf, concatField, KEY, post, THINKING } from './helpers';
 import { EMULATOR_KEY, EMULATOR_TEST_KEY } from '../../gateway-emulator/keys';
+import { useEmulatorPerTest } from '../../support/emulatorClients';
 
 const CHAT = '/v1/chat/completions';
 
@@ -33,12 +34,7 @@ interface Completion {
 
 describe('gateway emulator: chat', () => {
   let emu: Emulator;
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  useEmulatorPerTest((started) => (emu = started));
 
   it('listens on 127.0.0.1 and reports its url without /v1', () => {
     assert.match(emu.url, /^http:\/\/127\.0\.0\.1:\d+$/);

@@ -167,13 +167,7 @@ export function rawRequest(
   });
 }
 
-/** Width and height from a PNG's IHDR, after checking the signature. */
-export function pngSize(bytes: Uint8Array): { width: number; height: number } {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
-  if (buf.subarray(12, 16).toString('latin1') !== 'IHDR') throw new Error('IHDR is not the first chunk');
-  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
-}
+export { pngSize } from '../../support/pngInfo';
 
 /** Rejects when `promise` does not settle within `ms`. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -4,6 +4,8 @@ import { request } from 'node:http';
 import { inflateSync } from 'node:zlib';
 import { startEmulator, type Emulator } from '../../gateway-emulator/index';
 import { KEY, pngSize, post, rawRequest } from './helpers';
+import { sleep } from '../../support/poll';
+import { useEmulatorPerTest } from '../../support/emulatorClients';
 
 const IMAGES = '/v1/images/generations';
 
@@ -28,12 +30,7 @@ function firstPixel(png: Buffer): number[] {
 
 describe('gateway emulator: images', () => {
   let emu: Emulator;
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  useEmulatorPerTest((started) => (emu = started));
 
   const generate = async (body: Record<string, unknown>, fault?: string): Promise<ImageAnswer> => {
     const res = await post(emu.url, IMAGES, body, { fault });
@@ -84,7 +81,7 @@ describe('gateway emulator: images', () => {
     try {
       const res = await post(short.url, IMAGES, { prompt: 'fleeting' });
       const url = ((await res.json()) as ImageAnswer).data[0].url ?? '';
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await sleep(150);
       const late = await fetch(url);
       assert.equal(late.status, 403);
       await late.text();

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../gateway-emulator/index';
 import { chatBody, post, rawPost, within } from './helpers';
+import { useEmulatorPerTest } from '../../support/emulatorClients';
 
 const CHAT = '/v1/chat/completions';
 
@@ -9,12 +10,7 @@ type Json = Record<string, unknown>;
 
 describe('gateway emulator: faults before the stream', () => {
   let emu: Emulator;
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  useEmulatorPerTest((started) => (emu = started));
 
   it('answers status faults in each dialect', async () => {
     const body = async (fault: string): Promise<{ status: number; type: string; text: string }> => {

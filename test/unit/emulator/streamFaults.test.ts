@@ -10,17 +10,13 @@ import {
   type Emulator,
 } from '../../gateway-emulator/index';
 import { chatBody, chunksOf, concatField, parseSse, post, rawPost, THINKING } from './helpers';
+import { useEmulatorPerTest } from '../../support/emulatorClients';
 
 const CHAT = '/v1/chat/completions';
 
 describe('gateway emulator: faults inside the stream', () => {
   let emu: Emulator;
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-  afterEach(async () => {
-    await emu.close();
-  });
+  useEmulatorPerTest((started) => (emu = started));
 
   const stream = async (
     fault: string,

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { createGatewayClient } from '../../../src/gateway';
 import {
   AuthError,
   ConnectionError,
@@ -8,46 +7,18 @@ import {
   TruncatedStreamError,
   ValidationError,
 } from '../../../src/gateway/errors';
-import type { GatewayClient, GatewayClientOptions } from '../../../src/gateway/types';
-import {
-  type Emulator,
-  expectedAnswer,
-  expectedReasoning,
-  expectedUsage,
-  keptAnswerText,
-  startEmulator,
-} from '../../gateway-emulator';
+import type { GatewayClient } from '../../../src/gateway/types';
+import { expectedAnswer, expectedReasoning, expectedUsage, keptAnswerText } from '../../gateway-emulator';
 import { KEY, TEXT_MODEL, THINKING_MODEL, chat, collect, rejection } from './helpers';
+import { useEmulatorClients } from '../../support/emulatorClients';
 
 describe('gateway client: chat against the emulator', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
   let client: GatewayClient;
-  const clients: GatewayClient[] = [];
 
-  function make(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const c = createGatewayClient({
-      baseUrl: emulator.url,
-      apiKey: KEY,
-      retry: { baseDelayMs: 10 },
-      ...options,
-    });
-    clients.push(c);
-    return c;
-  }
-
-  before(async () => {
-    emulator = await startEmulator({ keys: [KEY] });
-  });
+  const gw = useEmulatorClients(KEY);
   beforeEach(() => {
-    emulator.reset();
-    client = make();
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
-  after(async () => {
-    await emulator.close();
+    client = gw.client();
   });
 
   it('streams the exact answer with id, model, usage and finish', async () => {
@@ -76,7 +47,7 @@ describe('gateway client: chat against the emulator', function () {
   });
 
   it('sends the documented headers and only the known body fields', async () => {
-    const custom = make({ userAgent: 'custom-agent/9' });
+    const custom = gw.client({ userAgent: 'custom-agent/9' });
     const request = {
       ...chat('headers'),
       temperature: 0.5,
@@ -87,7 +58,7 @@ describe('gateway client: chat against the emulator', function () {
     };
     await collect(client.streamChatCompletion(request));
     await custom.createChatCompletion(chat('plain'));
-    const [streamed, plain] = emulator.requests;
+    const [streamed, plain] = gw.emulator.requests;
     assert.equal(streamed.headers.authorization, `Bearer ${KEY}`);
     assert.match(String(streamed.headers['content-type']), /^application\/json/);
     assert.equal(streamed.headers.accept, 'text/event-stream');
@@ -108,16 +79,16 @@ describe('gateway client: chat against the emulator', function () {
 
   it('accepts the base URL with or without /v1 and trailing slashes', async () => {
     for (const suffix of ['', '/', '/v1', '/v1/', '//v1//']) {
-      const c = make({ baseUrl: emulator.url + suffix });
+      const c = gw.client({ baseUrl: gw.emulator.url + suffix });
       const got = await collect(c.streamChatCompletion(chat(`base ${suffix}`)));
       assert.equal(got.error, undefined, suffix);
     }
-    assert.ok(emulator.requests.every((r) => r.path === '/v1/chat/completions'));
+    assert.ok(gw.emulator.requests.every((r) => r.path === '/v1/chat/completions'));
   });
 
   it('calls an async key getter for every request', async () => {
     let calls = 0;
-    const c = make({
+    const c = gw.client({
       apiKey: async () => {
         calls++;
         return KEY;
@@ -153,43 +124,43 @@ describe('gateway client: chat against the emulator', function () {
     }
     assert.ok((await rejection(client.generateImages({ prompt: 'x', n: 9 }))) instanceof ValidationError);
     assert.ok((await rejection(client.generateImages({ prompt: ' ' }))) instanceof ValidationError);
-    assert.equal(emulator.requests.length, 0);
-    const broken = make({ baseUrl: 'ftp://nowhere' });
+    assert.equal(gw.emulator.requests.length, 0);
+    const broken = gw.client({ baseUrl: 'ftp://nowhere' });
     assert.ok((await rejection(broken.createChatCompletion(chat('x')))) instanceof ValidationError);
   });
 
   it('a missing key is an AuthError before anything is sent; a rejected key is a 401 AuthError', async () => {
-    const none = make({ apiKey: async () => undefined });
+    const none = gw.client({ apiKey: async () => undefined });
     const missing = await rejection(none.createChatCompletion(chat('x')));
     assert.ok(missing instanceof AuthError);
     assert.match(missing.message, /Set API Key/);
-    assert.equal(emulator.requests.length, 0);
-    const wrong = make({ apiKey: 'bad-key-123456' });
+    assert.equal(gw.emulator.requests.length, 0);
+    const wrong = gw.client({ apiKey: 'bad-key-123456' });
     const rejected = (await collect(wrong.streamChatCompletion(chat('x')))).error;
     assert.ok(rejected instanceof AuthError);
     assert.equal(rejected.status, 401);
     assert.match(rejected.message, /rejected the API key.*Set API Key/);
-    assert.equal(emulator.requests.length, 1, '401 is not retried');
+    assert.equal(gw.emulator.requests.length, 1, '401 is not retried');
   });
 
   it('close() releases the connections; later calls fail without sending', async () => {
-    const c = make();
+    const c = gw.client();
     await c.createChatCompletion(chat('before close'));
     await c.close();
     await c.close();
     const error = await rejection(c.createChatCompletion(chat('after close')));
     assert.ok(error instanceof ConnectionError);
     assert.match(error.message, /closed/);
-    assert.equal(emulator.requests.length, 1);
+    assert.equal(gw.emulator.requests.length, 1);
   });
 
   it('a bad proxy setting does not throw at creation; requests report it and send nothing', async () => {
-    const c = make({ proxy: 'http://user:secret-pw@[bad' });
+    const c = gw.client({ proxy: 'http://user:secret-pw@[bad' });
     const error = await rejection(c.createChatCompletion(chat('x')));
     assert.ok(error instanceof ValidationError);
     assert.match(error.message, /proxy/);
     assert.doesNotMatch(error.message, /secret-pw/);
-    assert.equal(emulator.requests.length, 0);
+    assert.equal(gw.emulator.requests.length, 0);
   });
 
   describe('stream faults', () => {
@@ -275,7 +246,7 @@ describe('gateway client: chat against the emulator', function () {
         assert.equal(got.text, keptAnswerText(request), 'exactly the text before the error');
         assert.doesNotMatch(got.text, /error/i);
         assert.equal(got.finish, undefined);
-        assert.equal(emulator.requests.length, 1, 'never retried once the stream started');
+        assert.equal(gw.emulator.requests.length, 1, 'never retried once the stream started');
       });
     }
 
@@ -293,7 +264,7 @@ describe('gateway client: chat against the emulator', function () {
       assert.ok(got.error instanceof TruncatedStreamError, String(got.error));
       assert.ok(got.text.length > 0);
       assert.equal(got.text, keptAnswerText(request), 'exactly the text before the reset');
-      assert.equal(emulator.requests.length, 1);
+      assert.equal(gw.emulator.requests.length, 1);
     });
 
     it('reset-before-first-token is retried (no answer byte was consumed), then a ConnectionError', async () => {
@@ -301,7 +272,7 @@ describe('gateway client: chat against the emulator', function () {
       assert.ok(got.error instanceof ConnectionError, String(got.error));
       assert.match(got.error.message, /closed the connection before sending an answer/);
       assert.equal(got.text, '');
-      assert.equal(emulator.requests.length, 3, 'first attempt + 2 retries');
+      assert.equal(gw.emulator.requests.length, 3, 'first attempt + 2 retries');
     });
 
     it('request-id reaches errors', async () => {

@@ -1,15 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { createGatewayClient } from '../../../src/gateway';
 import { ImageError, MalformedResponseError, RateLimitError } from '../../../src/gateway/errors';
-import type { GatewayClient, GatewayClientOptions, ImageGenerationRequest } from '../../../src/gateway/types';
-import { type Emulator, startEmulator } from '../../gateway-emulator';
+import type { GatewayClientOptions, ImageGenerationRequest } from '../../../src/gateway/types';
+import type { Emulator } from '../../gateway-emulator';
 import { KEY, assertNoKey, logSink, rejection, tinyServer, until } from './helpers';
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(bytes: Uint8Array): [number, number] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return [view.getUint32(16), view.getUint32(20)];
-}
+import { useEmulatorClients } from '../../support/emulatorClients';
+import { pngSize } from '../../support/pngInfo';
 
 const PNG_BYTES = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -18,50 +13,29 @@ const PNG_BYTES = Buffer.from(
 
 describe('gateway client: images', function () {
   this.timeout(30_000);
-  let emulator: Emulator;
-  const clients: GatewayClient[] = [];
+  const gw = useEmulatorClients(KEY);
 
-  function make(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const c = createGatewayClient({
-      baseUrl: emulator.url,
-      apiKey: KEY,
-      retry: { baseDelayMs: 10 },
-      ...options,
-    });
-    clients.push(c);
-    return c;
-  }
   function gen(
     prompt: string,
     extra: Partial<ImageGenerationRequest> = {},
     options: Partial<GatewayClientOptions> = {},
   ) {
-    return make(options).generateImages({ prompt, size: '1024x1024', ...extra });
+    return gw.client(options).generateImages({ prompt, size: '1024x1024', ...extra });
   }
-  const downloads = (): Emulator['requests'] => emulator.requests.filter((r) => r.path.startsWith('/files/'));
-
-  before(async () => {
-    emulator = await startEmulator({ keys: [KEY] });
-  });
-  beforeEach(() => emulator.reset());
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const downloads = (): Emulator['requests'] =>
+    gw.emulator.requests.filter((r) => r.path.startsWith('/files/'));
 
   it('b64_json: decodes real PNG bytes of the requested size with the revised prompt', async () => {
     const result = await gen('a red fox', { response_format: 'b64_json', size: '1536x1024', n: 2 });
     assert.equal(result.images.length, 2);
     for (const image of result.images) {
       assert.equal(image.format, 'png');
-      assert.deepEqual(pngSize(image.bytes), [1536, 1024]);
+      assert.deepEqual(pngSize(image.bytes), { width: 1536, height: 1024 });
       assert.equal(image.revisedPrompt, 'A detailed rendering of: a red fox');
       assert.equal(image.sourceUrl, undefined);
     }
     assert.ok(result.created > 0);
-    const body = emulator.requests[0].body as Record<string, unknown>;
+    const body = gw.emulator.requests[0].body as Record<string, unknown>;
     assert.deepEqual(body, {
       model: 'beta-image-2',
       prompt: 'a red fox',
@@ -69,7 +43,7 @@ describe('gateway client: images', function () {
       size: '1536x1024',
       response_format: 'b64_json',
     });
-    assert.equal(emulator.requests[0].headers.authorization, `Bearer ${KEY}`);
+    assert.equal(gw.emulator.requests[0].headers.authorization, `Bearer ${KEY}`);
   });
 
   it('url: downloads at once from the gateway origin, with the key', async () => {
@@ -77,7 +51,7 @@ describe('gateway client: images', function () {
     const result = await gen('a blue bird', { response_format: 'url' }, { onRequestLog: log.onRequestLog });
     const [image] = result.images;
     assert.equal(image.format, 'png');
-    assert.deepEqual(pngSize(image.bytes), [1024, 1024]);
+    assert.deepEqual(pngSize(image.bytes), { width: 1024, height: 1024 });
     assert.match(String(image.sourceUrl), /^http:\/\/127\.0\.0\.1:\d+\/files\//);
     assert.equal(downloads().length, 1);
     assert.equal(downloads()[0].headers.authorization, `Bearer ${KEY}`);
@@ -101,7 +75,7 @@ describe('gateway client: images', function () {
     const ok = await gen('[[fault:image-url-redirect:3]]', { response_format: 'url' });
     assert.equal(ok.images[0].format, 'png');
     assert.equal(downloads().length, 4);
-    emulator.reset();
+    gw.emulator.reset();
     const error = await rejection(gen('[[fault:image-url-redirect:4]]', { response_format: 'url' }));
     assert.ok(error instanceof ImageError && error.reason === 'too_many_redirects', String(error));
     assert.equal(downloads().length, 4);
@@ -122,7 +96,7 @@ describe('gateway client: images', function () {
       }
     }, 'localhost');
     try {
-      const client = make({ baseUrl: gateway.url });
+      const client = gw.client({ baseUrl: gateway.url });
       const result = await client.generateImages({ prompt: 'x' });
       assert.equal(result.images[0].format, 'png');
       assert.equal(gateway.requests[1].headers.authorization, `Bearer ${KEY}`);
@@ -143,7 +117,7 @@ describe('gateway client: images', function () {
       res.end(JSON.stringify({ data: [{ url: 'file:///etc/passwd' }] }));
     });
     try {
-      const error = await rejection(make({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }));
+      const error = await rejection(gw.client({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }));
       assert.ok(error instanceof ImageError && error.reason === 'unsupported_url');
     } finally {
       await gateway.close();
@@ -163,7 +137,7 @@ describe('gateway client: images', function () {
     assert.equal(downloads().length, 0);
     const dataUri = await gen('[[fault:image-data-uri]]', { response_format: 'b64_json' });
     assert.equal(dataUri.images[0].format, 'png');
-    assert.deepEqual(pngSize(dataUri.images[0].bytes), [1024, 1024]);
+    assert.deepEqual(pngSize(dataUri.images[0].bytes), { width: 1024, height: 1024 });
   });
 
   it('detects JPEG and WebP from the bytes, whatever was asked', async () => {
@@ -207,7 +181,7 @@ describe('gateway client: images', function () {
     });
     try {
       const error = await rejection(
-        make({ baseUrl: streamed.url, maxImageBytes: 200_000 }).generateImages({ prompt: 'x' }),
+        gw.client({ baseUrl: streamed.url, maxImageBytes: 200_000 }).generateImages({ prompt: 'x' }),
       );
       assert.ok(error instanceof ImageError && error.reason === 'too_large');
       await until(() => streamed.closed >= 1, 3000, 'the download to be cut off');
@@ -219,7 +193,7 @@ describe('gateway client: images', function () {
   it('handles a 4096x4096 image (tens of MB of base64 with noise)', async function () {
     this.timeout(60_000);
     const result = await gen('[[fault:image-noise]]', { response_format: 'b64_json', size: '4096x4096' });
-    assert.deepEqual(pngSize(result.images[0].bytes), [4096, 4096]);
+    assert.deepEqual(pngSize(result.images[0].bytes), { width: 4096, height: 4096 });
     assert.ok(result.images[0].bytes.length > 40_000_000);
   });
 
@@ -238,7 +212,7 @@ describe('gateway client: images', function () {
     });
     try {
       assert.ok(
-        (await rejection(make({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }))) instanceof
+        (await rejection(gw.client({ baseUrl: gateway.url }).generateImages({ prompt: 'x' }))) instanceof
           MalformedResponseError,
       );
     } finally {

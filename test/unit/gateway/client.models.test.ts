@@ -1,42 +1,28 @@
 import * as assert from 'node:assert/strict';
-import { createGatewayClient } from '../../../src/gateway';
 import { AuthError, MalformedResponseError, NotFoundError, TimeoutError } from '../../../src/gateway/errors';
-import type { GatewayClient } from '../../../src/gateway/types';
-import { type Emulator, startEmulator } from '../../gateway-emulator';
+import { useEmulatorClients } from '../../support/emulatorClients';
 import { KEY, assertNoKey, logSink, rejection, tinyServer } from './helpers';
 
 describe('gateway client: listModels (GET /v1/models)', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  const clients: GatewayClient[] = [];
-  const make = (baseUrl: string, extra: Partial<Parameters<typeof createGatewayClient>[0]> = {}) => {
-    const c = createGatewayClient({ baseUrl, apiKey: KEY, retry: { baseDelayMs: 10 }, ...extra });
-    clients.push(c);
-    return c;
-  };
+  const gw = useEmulatorClients(KEY);
+  const make = (baseUrl: string, extra: Parameters<typeof gw.client>[0] = {}) =>
+    gw.client({ baseUrl, ...extra });
 
-  before(async () => {
-    emulator = await startEmulator({ keys: [KEY] });
-  });
-  after(async () => {
-    await Promise.all(clients.map((c) => c.close()));
-    await emulator.close();
-  });
   beforeEach(() => {
-    emulator.reset();
-    emulator.models = [
+    gw.emulator.models = [
       { id: 'alpha-opus-4-5-20251101', context_length: 200_000 },
       { id: 'local-coder', max_model_len: 32_768 },
     ];
   });
 
   it('lists the models with their context sizes, sending the key and custom headers', async () => {
-    const models = await make(`${emulator.url}/v1`, { headers: { 'X-Team': 'tools' } }).listModels();
+    const models = await make(`${gw.emulator.url}/v1`, { headers: { 'X-Team': 'tools' } }).listModels();
     assert.deepEqual(models, [
       { id: 'alpha-opus-4-5-20251101', contextTokens: 200_000 },
       { id: 'local-coder', contextTokens: 32_768 },
     ]);
-    const request = emulator.requests[0];
+    const request = gw.emulator.requests[0];
     assert.equal(request.method, 'GET');
     assert.equal(request.path, '/v1/models');
     assert.equal(request.headers.authorization, `Bearer ${KEY}`);
@@ -44,17 +30,16 @@ describe('gateway client: listModels (GET /v1/models)', function () {
   });
 
   it('a server without the endpoint is a NotFoundError, asked once', async () => {
-    emulator.models = false;
-    const error = await rejection(make(emulator.url).listModels());
+    gw.emulator.models = false;
+    const error = await rejection(make(gw.emulator.url).listModels());
     assert.ok(error instanceof NotFoundError);
     assert.equal(error.status, 404);
-    assert.equal(emulator.requests.length, 1);
+    assert.equal(gw.emulator.requests.length, 1);
   });
 
   it('a wrong key is an AuthError (401) without the key in it', async () => {
     const log = logSink();
-    const client = createGatewayClient({ baseUrl: emulator.url, apiKey: 'sk-wrong-key-123456', ...log });
-    clients.push(client);
+    const client = gw.client({ apiKey: 'sk-wrong-key-123456', ...log });
     const error = await rejection(client.listModels());
     assert.ok(error instanceof AuthError);
     assertNoKey([error, log.entries], 'sk-wrong-key-123456');

@@ -2,10 +2,9 @@ import * as assert from 'node:assert/strict';
 import { type Server, createServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { Agent, EnvHttpProxyAgent, ProxyAgent } from 'undici';
-import { createGatewayClient } from '../../../src/gateway';
 import { createDispatcher, environmentHasProxy } from '../../../src/gateway/dispatcher';
-import type { GatewayClient } from '../../../src/gateway/types';
-import { type Emulator, expectedAnswer, startEmulator } from '../../gateway-emulator';
+import { expectedAnswer } from '../../gateway-emulator';
+import { useEmulatorClients } from '../../support/emulatorClients';
 import { KEY, chat, closeServer, collect } from './helpers';
 
 interface TinyProxy {
@@ -63,46 +62,35 @@ async function startProxy(): Promise<TinyProxy> {
 
 describe('gateway client: proxies', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
+  const gw = useEmulatorClients(KEY, { retry: {} });
   let proxy: TinyProxy;
-  const clients: GatewayClient[] = [];
   const savedEnv = { ...process.env };
 
-  before(async () => {
-    emulator = await startEmulator({ keys: [KEY] });
-  });
   beforeEach(async () => {
-    emulator.reset();
     proxy = await startProxy();
   });
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
     await proxy.close();
     for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) {
       if (savedEnv[name] === undefined) delete process.env[name];
       else process.env[name] = savedEnv[name];
     }
   });
-  after(async () => {
-    await emulator.close();
-  });
-
   it('an explicit proxy URL is used (CONNECT tunnel) for chat and image downloads', async () => {
-    const client = createGatewayClient({ baseUrl: emulator.url, apiKey: KEY, proxy: proxy.url });
-    clients.push(client);
+    const client = gw.client({ proxy: proxy.url });
     const request = chat('through the proxy');
     const got = await collect(client.streamChatCompletion(request));
     assert.equal(got.error, undefined, String(got.error));
     assert.equal(got.text, expectedAnswer(request));
-    assert.ok(proxy.used.includes(`CONNECT 127.0.0.1:${emulator.port}`), proxy.used.join(', '));
+    assert.ok(proxy.used.includes(`CONNECT 127.0.0.1:${gw.emulator.port}`), proxy.used.join(', '));
     const images = await client.generateImages({ prompt: 'x', response_format: 'url' });
     assert.equal(images.images[0].format, 'png');
     assert.deepEqual(
-      emulator.requests.map((r) => r.path.split('/')[1] + '/' + r.path.split('/')[2]),
-      ['v1/chat', 'v1/images', 'files/' + emulator.requests[2].path.split('/')[2]],
+      gw.emulator.requests.map((r) => r.path.split('/')[1] + '/' + r.path.split('/')[2]),
+      ['v1/chat', 'v1/images', 'files/' + gw.emulator.requests[2].path.split('/')[2]],
     );
     assert.ok(
-      proxy.used.every((u) => u === `CONNECT 127.0.0.1:${emulator.port}`),
+      proxy.used.every((u) => u === `CONNECT 127.0.0.1:${gw.emulator.port}`),
       'nothing went direct',
     );
   });
@@ -110,17 +98,15 @@ describe('gateway client: proxies', function () {
   it('HTTP_PROXY from the environment is used, and NO_PROXY bypasses it', async () => {
     for (const name of ['HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) delete process.env[name];
     process.env.HTTP_PROXY = proxy.url;
-    const viaEnv = createGatewayClient({ baseUrl: emulator.url, apiKey: KEY });
-    clients.push(viaEnv);
+    const viaEnv = gw.client();
     assert.equal((await collect(viaEnv.streamChatCompletion(chat('env proxy')))).error, undefined);
     assert.equal(proxy.used.length, 1, proxy.used.join(', '));
 
     process.env.NO_PROXY = '127.0.0.1';
-    const bypass = createGatewayClient({ baseUrl: emulator.url, apiKey: KEY });
-    clients.push(bypass);
+    const bypass = gw.client();
     assert.equal((await collect(bypass.streamChatCompletion(chat('no proxy')))).error, undefined);
     assert.equal(proxy.used.length, 1, 'NO_PROXY host went direct');
-    assert.equal(emulator.requests.length, 2);
+    assert.equal(gw.emulator.requests.length, 2);
   });
 
   it('chooses ProxyAgent, EnvHttpProxyAgent or a plain Agent', async () => {

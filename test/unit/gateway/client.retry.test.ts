@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { createGatewayClient } from '../../../src/gateway';
 import {
   AuthError,
   BadRequestError,
@@ -14,49 +13,16 @@ import {
   StreamError,
   UserAbortError,
 } from '../../../src/gateway/errors';
-import type { GatewayClient, GatewayClientOptions } from '../../../src/gateway/types';
-import { type Emulator, startEmulator } from '../../gateway-emulator';
 import { KEY, TEXT_MODEL, assertNoKey, chat, collect, logSink, rejection, tinyServer } from './helpers';
+import { useEmulatorClients } from '../../support/emulatorClients';
+import { DIALECTS } from '../../gateway-emulator/errorBodies';
 
 describe('gateway client: errors, retries and the key', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  const clients: GatewayClient[] = [];
 
-  function make(options: Partial<GatewayClientOptions> = {}): GatewayClient {
-    const c = createGatewayClient({
-      baseUrl: emulator.url,
-      apiKey: KEY,
-      retry: { baseDelayMs: 10, maxDelayMs: 50 },
-      ...options,
-    });
-    clients.push(c);
-    return c;
-  }
-
-  before(async () => {
-    emulator = await startEmulator({ keys: [KEY] });
-  });
-  beforeEach(() => emulator.reset());
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const gw = useEmulatorClients(KEY, { retry: { baseDelayMs: 10, maxDelayMs: 50 } });
 
   describe('status faults in every dialect', () => {
-    const dialects = [
-      'openai',
-      'openrouter',
-      'litellm',
-      'vllm',
-      'ollama',
-      'anthropic',
-      'reseller',
-      'html',
-      'empty',
-    ];
     const statuses: Array<[number, new (...args: never[]) => GatewayError]> = [
       [400, BadRequestError],
       [401, AuthError],
@@ -70,9 +36,9 @@ describe('gateway client: errors, retries and the key', function () {
       [524, ServerError],
       [529, ServerError],
     ];
-    for (const dialect of dialects) {
+    for (const dialect of DIALECTS) {
       it(`${dialect}: each status maps to its class with a readable message`, async () => {
-        const client = make({ retry: { maxRetries: 0 } });
+        const client = gw.client({ retry: { maxRetries: 0 } });
         for (const [status, ErrorClass] of statuses) {
           const got = await collect(
             client.streamChatCompletion(chat(`[[fault:status:${status}:${dialect}]]`)),
@@ -92,13 +58,13 @@ describe('gateway client: errors, retries and the key', function () {
     }
 
     it('OpenAI 400 context_length_exceeded becomes ContextLengthError', async () => {
-      const error = await rejection(make().createChatCompletion(chat('[[fault:status:400]]')));
+      const error = await rejection(gw.client().createChatCompletion(chat('[[fault:status:400]]')));
       assert.ok(error instanceof ContextLengthError);
       assert.match(error.message, /new chat|older turns/);
     });
 
     it('404 names the model and points at Select Model', async () => {
-      const error = await rejection(make().createChatCompletion(chat('[[fault:status:404]]')));
+      const error = await rejection(gw.client().createChatCompletion(chat('[[fault:status:404]]')));
       assert.ok(error instanceof NotFoundError);
       assert.match(error.message, new RegExp(`'${TEXT_MODEL}'.*Model Gateway: Select Model`));
     });
@@ -107,10 +73,13 @@ describe('gateway client: errors, retries and the key', function () {
   describe('retries', () => {
     it('retries a flaky 503 and succeeds, with one log entry per attempt and backoff between', async () => {
       const log = logSink();
-      const client = make({ onRequestLog: log.onRequestLog, retry: { baseDelayMs: 60, maxDelayMs: 1000 } });
+      const client = gw.client({
+        onRequestLog: log.onRequestLog,
+        retry: { baseDelayMs: 60, maxDelayMs: 1000 },
+      });
       const got = await collect(client.streamChatCompletion(chat('[[fault:flaky:503:2]]')));
       assert.equal(got.error, undefined);
-      assert.equal(emulator.requests.length, 3);
+      assert.equal(gw.emulator.requests.length, 3);
       assert.deepEqual(
         log.entries.map((e) => [e.attempt, e.status]),
         [
@@ -119,7 +88,7 @@ describe('gateway client: errors, retries and the key', function () {
           [3, 200],
         ],
       );
-      const [a, b, c] = emulator.requests.map((r) => r.receivedAt);
+      const [a, b, c] = gw.emulator.requests.map((r) => r.receivedAt);
       assert.ok(b - a >= 25, `first backoff ${b - a} ms`);
       assert.ok(c - b >= 50, `second backoff ${c - b} ms (doubled, with jitter ≥ 50 %)`);
       assert.ok(
@@ -131,62 +100,64 @@ describe('gateway client: errors, retries and the key', function () {
     });
 
     it('gives up after maxRetries (default 2) and reports the last error', async () => {
-      const error = await rejection(make().createChatCompletion(chat('[[fault:status:502]]')));
+      const error = await rejection(gw.client().createChatCompletion(chat('[[fault:status:502]]')));
       assert.ok(error instanceof ServerError);
-      assert.equal(emulator.requests.length, 3);
-      const none = make({ retry: { maxRetries: 0 } });
-      emulator.reset();
+      assert.equal(gw.emulator.requests.length, 3);
+      const none = gw.client({ retry: { maxRetries: 0 } });
+      gw.emulator.reset();
       await rejection(none.createChatCompletion(chat('[[fault:status:502]]')));
-      assert.equal(emulator.requests.length, 1);
+      assert.equal(gw.emulator.requests.length, 1);
     });
 
     it('retries 408, 409 and 429 but not 400, 401, 404', async () => {
       for (const status of [408, 409, 429]) {
-        emulator.reset();
-        await rejection(make().createChatCompletion(chat(`[[fault:status:${status}]]`)));
-        assert.equal(emulator.requests.length, 3, String(status));
+        gw.emulator.reset();
+        await rejection(gw.client().createChatCompletion(chat(`[[fault:status:${status}]]`)));
+        assert.equal(gw.emulator.requests.length, 3, String(status));
       }
       for (const status of [400, 401, 404]) {
-        emulator.reset();
-        await rejection(make().createChatCompletion(chat(`[[fault:status:${status}]]`)));
-        assert.equal(emulator.requests.length, 1, String(status));
+        gw.emulator.reset();
+        await rejection(gw.client().createChatCompletion(chat(`[[fault:status:${status}]]`)));
+        assert.equal(gw.emulator.requests.length, 1, String(status));
       }
     });
 
     it('honours Retry-After in seconds', async () => {
-      const got = await collect(make().streamChatCompletion(chat('[[fault:flaky:429:1,retry-after:1]]')));
+      const got = await collect(
+        gw.client().streamChatCompletion(chat('[[fault:flaky:429:1,retry-after:1]]')),
+      );
       assert.equal(got.error, undefined);
-      const [a, b] = emulator.requests.map((r) => r.receivedAt);
+      const [a, b] = gw.emulator.requests.map((r) => r.receivedAt);
       assert.ok(b - a >= 950 && b - a < 3000, `waited ${b - a} ms`);
     });
 
     it('honours retry-after-ms and Retry-After as an HTTP date', async () => {
-      await collect(make().streamChatCompletion(chat('[[fault:flaky:503:1,retry-after-ms:300]]')));
-      const [a, b] = emulator.requests.map((r) => r.receivedAt);
+      await collect(gw.client().streamChatCompletion(chat('[[fault:flaky:503:1,retry-after-ms:300]]')));
+      const [a, b] = gw.emulator.requests.map((r) => r.receivedAt);
       assert.ok(b - a >= 280 && b - a < 2000, `ms: waited ${b - a} ms`);
-      emulator.reset();
-      await collect(make().streamChatCompletion(chat('[[fault:flaky:429:1,retry-after-date:2]]')));
-      const [c, d] = emulator.requests.map((r) => r.receivedAt);
+      gw.emulator.reset();
+      await collect(gw.client().streamChatCompletion(chat('[[fault:flaky:429:1,retry-after-date:2]]')));
+      const [c, d] = gw.emulator.requests.map((r) => r.receivedAt);
       assert.ok(d - c >= 900 && d - c < 3500, `date: waited ${d - c} ms`);
     });
 
     it('reports a Retry-After beyond maxRetryAfterMs instead of sleeping through it', async () => {
       const started = Date.now();
       const error = await rejection(
-        make().createChatCompletion(chat('[[fault:status:429,retry-after:120]]')),
+        gw.client().createChatCompletion(chat('[[fault:status:429,retry-after:120]]')),
       );
       assert.ok(error instanceof RateLimitError);
       assert.equal(error.retryAfterMs, 120_000);
       assert.match(error.message, /Wait 2 minutes/);
-      assert.equal(emulator.requests.length, 1);
+      assert.equal(gw.emulator.requests.length, 1);
       assert.ok(Date.now() - started < 1000);
-      const patient = make({ retry: { maxRetryAfterMs: 500 } });
-      emulator.reset();
+      const patient = gw.client({ retry: { maxRetryAfterMs: 500 } });
+      gw.emulator.reset();
       const capped = await rejection(
         patient.createChatCompletion(chat('[[fault:status:503,retry-after:1]]')),
       );
       assert.equal((capped as ServerError).retryAfterMs, 1000);
-      assert.equal(emulator.requests.length, 1);
+      assert.equal(gw.emulator.requests.length, 1);
     });
 
     it('retries connection failures, then reports a ConnectionError naming the origin', async () => {
@@ -194,7 +165,7 @@ describe('gateway client: errors, retries and the key', function () {
       const url = dead.url;
       await dead.close();
       const log = logSink();
-      const client = make({
+      const client = gw.client({
         baseUrl: url,
         onRequestLog: log.onRequestLog,
         retry: { maxRetries: 1, baseDelayMs: 10 },
@@ -210,23 +181,23 @@ describe('gateway client: errors, retries and the key', function () {
 
     it('an abort during the backoff sleep ends at once with UserAbortError', async () => {
       const controller = new AbortController();
-      const client = make({ retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
+      const client = gw.client({ retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
       const pending = client.createChatCompletion(chat('[[fault:status:500]]'), {
         signal: controller.signal,
       });
-      await emulator.waitFor((r) => r.length === 1 && r[0].responseEnded);
+      await gw.emulator.waitFor((r) => r.length === 1 && r[0].responseEnded);
       const started = Date.now();
       setTimeout(() => controller.abort(), 50);
       assert.ok((await rejection(pending)) instanceof UserAbortError);
       assert.ok(Date.now() - started < 1000);
-      assert.equal(emulator.requests.length, 1);
+      assert.equal(gw.emulator.requests.length, 1);
     });
   });
 
   describe('the API key never leaks', () => {
     it('not in errors or log entries from the emulator', async () => {
       const log = logSink();
-      const client = make({ onRequestLog: log.onRequestLog, retry: { maxRetries: 1, baseDelayMs: 5 } });
+      const client = gw.client({ onRequestLog: log.onRequestLog, retry: { maxRetries: 1, baseDelayMs: 5 } });
       const errors: unknown[] = [];
       for (const fault of [
         'status:401',
@@ -287,7 +258,7 @@ describe('gateway client: errors, retries and the key', function () {
       });
       try {
         const log = logSink();
-        const client = make({
+        const client = gw.client({
           baseUrl: hostile.url,
           onRequestLog: log.onRequestLog,
           retry: { maxRetries: 0 },

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestLogEntry, StreamEvent, Usage } from '../../../src/gateway/types';
+import { until } from '../../support/poll';
 
 /** Distinctive enough that finding it anywhere in a message means it leaked. */
 export const KEY = 'sk-unit-K3yZ9xQ7-do-not-leak-4821';
@@ -134,11 +135,4 @@ export async function* bytesOf(...chunks: (string | Uint8Array)[]): AsyncGenerat
   for (const c of chunks) yield typeof c === 'string' ? new TextEncoder().encode(c) : c;
 }
 
-/** Waits until `pred` holds or fails after `ms`. */
-export async function until(pred: () => boolean, ms = 3000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until };

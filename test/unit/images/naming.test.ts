@@ -7,18 +7,7 @@ import {
   slugify,
   uniqueName,
 } from '../../../src/images/naming';
-
-/** A small seeded PRNG (mulberry32) so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../support/seededRandom';
 
 const NASTY = [
   '/',
@@ -180,7 +169,7 @@ describe('images/naming', () => {
   it('1,000 random prompts give single safe segments, unique under uniqueName', async function () {
     this.timeout(30_000);
     const seed = Number(process.env.NAMING_SEED ?? Date.now() % 1_000_000);
-    const rand = prng(seed);
+    const rand = seededRandom(seed);
     const timestamp = new Date(2026, 0, 2, 3, 4, 5);
     const taken = new Set<string>();
     const exists = async (name: string): Promise<boolean> => taken.has(name);

@@ -1,0 +1,13 @@
+// The one seeded PRNG of the tests and benchmarks, so generated data (and a failure) replays from its seed.
+
+/** A generator of numbers in [0, 1) from `seed` (mulberry32): the same sequence on every run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
