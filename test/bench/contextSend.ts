@@ -33,6 +33,8 @@ const STORAGE = join('User', 'globalStorage', 'modelgateway.model-gateway', 'cha
 /** One send, on the wall clock (epoch ms with a fraction). */
 interface Sent {
   enterAt: number;
+  /** The composer's own Enter handler has run (it posts `send` to the host): the webview's share ends here. */
+  postedAt: number;
   bodyAt: number;
   firstWriteAt: number;
   paintAt: number;
@@ -68,6 +70,14 @@ function installScript(): void {
       if (e.key === 'Enter') record.enterAt = performance.timeOrigin + e.timeStamp;
     },
     { capture: true, once: true },
+  );
+  // Listeners of one target run in the order they were added: this one runs after the composer's, which posts.
+  document.querySelector('textarea')?.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Enter') record.postedAt = performance.timeOrigin + performance.now();
+    },
+    { once: true },
   );
   const observer = new MutationObserver(() => {
     const list = answers();
@@ -125,10 +135,55 @@ async function sendOnce(page: Page, chat: FrameLocator, emulator: Emulator, atta
   await page.waitForTimeout(300);
   return {
     enterAt: seen.enterAt + pageOffset,
+    postedAt: (seen.postedAt ?? Number.NaN) + pageOffset,
     paintAt: seen.paintAt + pageOffset,
     bodyAt: (record.bodyAt ?? 0) + nodeOffset,
     firstWriteAt: (record.firstWriteAt ?? 0) + nodeOffset,
   };
+}
+
+/**
+ * Records the `#` keydown and the arrival of the host's `contextResults` answer in the webview (one clock): the
+ * picker's first query with no text is answered at once by the host (the fixed kinds, no search), so the time is
+ * the relay there and back, plus the webview's input handling and the host's dispatch.
+ */
+function installTripScript(): void {
+  const w = window as unknown as { __trip: Record<string, number> };
+  const record: Record<string, number> = {};
+  w.__trip = record;
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === '#') record.keyAt = performance.timeOrigin + e.timeStamp;
+    },
+    { capture: true, once: true },
+  );
+  const onMessage = (e: MessageEvent<unknown>): void => {
+    const data = e.data as { type?: string } | undefined;
+    if (data?.type !== 'contextResults' || record.keyAt === undefined) return;
+    record.answerAt = performance.timeOrigin + performance.now();
+    window.removeEventListener('message', onMessage, true);
+  };
+  window.addEventListener('message', onMessage, true);
+}
+
+/** One no-op round trip webview → host → webview (ms): `#` typed in an empty composer until the host answers. */
+async function roundTrip(chat: FrameLocator): Promise<number> {
+  const box = messageBox(chat);
+  await box.fill('');
+  await box.click();
+  const frame = await frameOf(chat);
+  await frame.evaluate(installTripScript);
+  await box.press('#');
+  const trip = await waitFor('the picker answered by the host', () =>
+    frame.evaluate(() => {
+      const t = (window as unknown as { __trip: Record<string, number> }).__trip;
+      return t.answerAt !== undefined && t.keyAt !== undefined ? t.answerAt - t.keyAt : undefined;
+    }),
+  );
+  await box.press('Escape');
+  await box.fill('');
+  return trip;
 }
 
 /** Writes the workspace files to attach. */
@@ -137,10 +192,11 @@ function writeFiles(folder: string): void {
   FILES.forEach((name, i) => writeFileSync(join(folder, 'ledgers', name), largeSource(3000 + i * 1000)));
 }
 
-function figures(sent: Sent[]): { request: number; paint: number } {
+function figures(sent: Sent[]): { request: number; paint: number; webview: number } {
   return {
     request: median(sent.map((s) => s.bodyAt - s.enterAt)),
     paint: median(sent.map((s) => s.paintAt - s.firstWriteAt)),
+    webview: median(sent.map((s) => s.postedAt - s.enterAt)),
   };
 }
 
@@ -150,6 +206,8 @@ export async function contextSendRows(settings: BenchSettings): Promise<Row[]> {
   const unavailable = editorUnavailable();
   if (unavailable)
     return [skippedRow(CASE, 'send path in the real editor', '≤ 10 ms / ≤ 16 ms', unavailable)];
+  // A profiling run is about the extension host's share (context.ts); the real editor adds nothing to it.
+  if (c.cpuProfile) return [];
   const stage = await productionStage();
   // Paced like a model's stream, so the first token arrives on its own.
   const emulator = await startEmulator({ chunkDelayMs: 20 });
@@ -199,8 +257,15 @@ export async function contextSendRows(settings: BenchSettings): Promise<Row[]> {
       const sent = await sendOnce(page, chat, emulator, []);
       if (i > 0) empty.push(sent);
     }
+    const trips: number[] = [];
+    // The first round trip is unmeasured, like the first send.
+    for (let i = 0; i <= c.sends; i++) {
+      const trip = await roundTrip(chat);
+      if (i > 0) trips.push(trip);
+    }
     const ours = figures(long);
     const base = figures(empty);
+    const trip = median(trips);
     const label = `${c.messages}-message conversation, 3 files attached`;
     return [
       {
@@ -222,6 +287,17 @@ export async function contextSendRows(settings: BenchSettings): Promise<Row[]> {
         budget: '≤ 16 ms',
         status: verdict(ours.paint <= 16),
         note: 'clocks: the webview and the bench process each map performance.now() to the wall clock at a Date.now() tick',
+      },
+      {
+        case: CASE,
+        figure: `code-server's relay: a no-op round trip webview → extension host → webview, \`#\` typed until the host's answer arrives (median of ${trips.length})`,
+        ours: fmtMs(trip),
+        baseline: `${fmtMs(trip / 2)} one way, if both ways take as long`,
+        ratio: '–',
+        budget: '–',
+        status: 'info',
+        note: `the picker's first query, answered at once by the host (its fixed kinds, no search); on one clock, the webview's. The webview's own share of Enter → request (keydown until the composer's handler has posted \`send\`): ${fmtMs(ours.webview)} (empty ${fmtMs(base.webview)})`,
+        data: { trips },
       },
     ];
   } finally {
