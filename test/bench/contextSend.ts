@@ -285,8 +285,7 @@ export async function contextSendRows(settings: BenchSettings): Promise<Row[]> {
     await openWorkbench(page, server.url, workspace.folder, [
       ['extensionDevelopmentPath', remoteUri(server.url, stage.dir)],
     ]);
-    // A development extension's commands appear late on a loaded machine (over a minute at a load average of 20).
-    await waitForCommand(page, 'Model Gateway', 180_000);
+    await waitForCommand(page, 'Model Gateway', 60_000);
     const chat = await openChat(page);
     const turns = chat.locator('.turn');
     // Older turns load lazily: the last answer on screen says the stored conversation is open.

@@ -3,7 +3,7 @@
  * esbuild.mjs run with --production against the real sources, so the measured bundles and VSIX are what
  * would ship, without touching the dist/ other tools use.
  */
-import { cpSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/paths';
 import { run } from '../harness/proc';
@@ -26,9 +26,12 @@ export async function productionStage(): Promise<Stage> {
   rmSync(stageDir, { recursive: true, force: true });
   mkdirSync(stageDir, { recursive: true });
   for (const name of ['src', 'node_modules']) symlinkSync(join(repoRoot, name), join(stageDir, name), 'dir');
+  // package.nls*.json: the manifest's titles are `%key%`s (localisation); without them the palette lists no
+  // "Model Gateway" command and the send-path case waited for one in vain.
   for (const name of [
     'esbuild.mjs',
     'package.json',
+    ...readdirSync(repoRoot).filter((name) => /^package\.nls(\.[\w-]+)?\.json$/.test(name)),
     'LICENSE',
     'README.md',
     '.vscodeignore',
