@@ -2,7 +2,13 @@
 
 import { DEFAULT_IMAGE_MODEL } from './models';
 import { DEFAULT_RETRY } from './retry';
-import type { ChatCompletionRequest, ImageGenerationRequest, RetryOptions, TimeoutOptions } from './types';
+import type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ImageGenerationRequest,
+  RetryOptions,
+  TimeoutOptions,
+} from './types';
 
 /** Kept in step with package.json by hand: the pure layer does not read files; the host passes its own UA. */
 export const CLIENT_VERSION = '0.1.0';
@@ -65,20 +71,48 @@ function wireMessage(m: ChatCompletionRequest['messages'][number]): Record<strin
   return wire;
 }
 
-/** The JSON body of a chat request: only known fields, so stray caller properties never reach the wire. */
+/** A message's JSON with the fields it was made from, compared by identity. */
+interface KeptJson {
+  role: ChatMessage['role'];
+  content: string;
+  json: string;
+}
+
+/**
+ * Each message's JSON as last sent. A chat sends the same message objects again with every question (the
+ * host's MessageMemo keeps them while their turns are unchanged), and serialising a long conversation's
+ * messages again was most of the body's cost. Only messages without tool fields are kept: their JSON follows
+ * from role and content alone, which are compared on every use, so a changed message is serialised again.
+ */
+const keptJson = new WeakMap<ChatMessage, KeptJson>();
+
+function messageJson(m: ChatMessage): string {
+  if (m.tool_calls !== undefined || m.tool_call_id !== undefined) return JSON.stringify(wireMessage(m));
+  const kept = keptJson.get(m);
+  if (kept && kept.role === m.role && kept.content === m.content) return kept.json;
+  const json = JSON.stringify(wireMessage(m));
+  keptJson.set(m, { role: m.role, content: m.content, json });
+  return json;
+}
+
+/**
+ * The JSON body of a chat request: only known fields, so stray caller properties never reach the wire. The same
+ * text as `JSON.stringify` of `{ model, messages, tools, tool_choice, max_tokens, temperature, top_p, stop,
+ * stream }` (absent fields left out), with each message's JSON reused while the message is unchanged.
+ */
 export function chatBody(request: ChatCompletionRequest, stream: boolean): string {
-  const body: Record<string, unknown> = {
-    model: request.model.trim(),
-    messages: request.messages.map(wireMessage),
-  };
-  if (request.tools?.length) body.tools = request.tools;
-  if (request.tools?.length && request.tool_choice) body.tool_choice = request.tool_choice;
-  if (request.max_tokens !== undefined) body.max_tokens = request.max_tokens;
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.top_p !== undefined) body.top_p = request.top_p;
-  if (request.stop !== undefined) body.stop = request.stop;
-  if (stream) body.stream = true;
-  return JSON.stringify(body);
+  const rest: Record<string, unknown> = {};
+  if (request.tools?.length) rest.tools = request.tools;
+  if (request.tools?.length && request.tool_choice) rest.tool_choice = request.tool_choice;
+  if (request.max_tokens !== undefined) rest.max_tokens = request.max_tokens;
+  if (request.temperature !== undefined) rest.temperature = request.temperature;
+  if (request.top_p !== undefined) rest.top_p = request.top_p;
+  if (request.stop !== undefined) rest.stop = request.stop;
+  if (stream) rest.stream = true;
+  const restJson = JSON.stringify(rest);
+  const messages = request.messages.map(messageJson).join(',');
+  const tail = restJson === '{}' ? '' : `,${restJson.slice(1, -1)}`;
+  return `{"model":${JSON.stringify(request.model.trim())},"messages":[${messages}]${tail}}`;
 }
 
 /** The JSON body of an image request, with the spec's default model filled in. */

@@ -63,11 +63,13 @@ let draftTimer: ReturnType<typeof setTimeout> | undefined;
 const composer: Composer = new Composer(
   {
     send: (text) => {
+      // Posted first: closing the popups dirties the layout, and jumping to the latest message then lays out
+      // the whole transcript (hundreds of messages) before the message could leave.
+      post({ type: 'send', text });
       picker.close();
       slashMenu.close();
       notice.clear();
       transcript.jumpToLatest();
-      post({ type: 'send', text });
     },
     edited: (text, caret) => {
       updateMeter();

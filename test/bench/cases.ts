@@ -55,7 +55,12 @@ export const caseRunners: CaseRunner[] = [
   {
     n: 7,
     name: '7. Chat context (webview)',
-    run: inBrowser((web, s) => attachmentWebviewRows(web, s.context.webRounds, s.context.attachmentBytes)),
+    run: (settings) =>
+      settings.context.sendPathOnly
+        ? Promise.resolve([])
+        : inBrowser((web, s) => attachmentWebviewRows(web, s.context.webRounds, s.context.attachmentBytes))(
+            settings,
+          ),
   },
   { n: 7, name: '7. Chat context (send path, real editor)', run: contextSendRows },
   { n: 8, name: '8. Edit review (extension host)', run: reviewRows },

@@ -7,12 +7,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnEmulator } from './children';
 import type { ContextJob, ContextResults } from './contextExthost';
+import type { HostShare, SendPhases } from './contextHostShare';
 import { largeSource, pickerQueries, writeWorkspace } from './contextWorkspace';
 import { editorUnavailable, runInExtensionHost } from './editor';
 import { type Row, fmtBytes, fmtMs, fmtRatio, skippedRow, verdict } from './report';
 import type { BenchSettings } from './settings';
 import { median } from './stats';
 import { productionStage } from './stage';
+import { repoRoot, resultsDir } from '../harness/paths';
 
 const CASE = '7. Chat context';
 const LARGE_PATH = 'big/generated-module.ts';
@@ -97,6 +99,14 @@ function hostShareRows(r: ContextResults): Row[] {
   const { long, empty } = r.hostShare;
   const ours = median(long.map((s) => s.bodyMs));
   const base = median(empty.map((s) => s.bodyMs));
+  const phases = (list: HostShare[]): string => {
+    const with_ = list.flatMap((s) => (s.phases ? [s.phases] : []));
+    if (!with_.length) return '';
+    const m = (f: (p: SendPhases) => number): string => fmtMs(median(with_.map(f)));
+    return `attachments read again by ${m((p) => p.snapshotAt)}, request handed to the client at ${m((p) => p.streamAt)} (of which posts to the webview ${m((p) => p.postMs)}, scheduled save ${m((p) => p.saveMs)}, history ${m((p) => p.touchedMs)})`;
+  };
+  const longPhases = phases(long);
+  const emptyPhases = phases(empty);
   return [
     {
       case: CASE,
@@ -106,7 +116,7 @@ function hostShareRows(r: ContextResults): Row[] {
       ratio: fmtRatio(ours / base),
       budget: '–',
       status: 'info',
-      note: `in the extension host with the staged production extension, a server in the same process (one clock); first request bytes after ${fmtMs(median(long.map((s) => s.headersMs)))} (empty ${fmtMs(median(empty.map((s) => s.headersMs)))}); the rest of the end-to-end figure is code-server's relay and the webview`,
+      note: `in the extension host with the ${r.profiled ? 'development build under the CPU profiler' : 'staged production extension'}, attached to a webview, a server in the same process (one clock); first request bytes after ${fmtMs(median(long.map((s) => s.headersMs)))} (empty ${fmtMs(median(empty.map((s) => s.headersMs)))})${longPhases ? `; medians: ${longPhases}; empty: ${emptyPhases}` : ''}; the rest of the end-to-end figure is code-server's relay and the webview`,
       data: { hostShare: r.hostShare },
     },
   ];
@@ -120,7 +130,9 @@ export async function contextExtHostRows(settings: BenchSettings): Promise<Row[]
     return [
       skippedRow(CASE, 'picker and large attachment (extension host)', '≤ 100 ms / ≤ 50 ms', unavailable),
     ];
-  const stage = await productionStage();
+  // A CPU profile is taken of the development build (dist/ of `npm run build:tests`): its names are readable.
+  const extensionDir = c.cpuProfile ? repoRoot : (await productionStage()).dir;
+  const profile = c.cpuProfile ? join(resultsDir('bench'), 'host-share.cpuprofile') : undefined;
   const emulator = await spawnEmulator();
   try {
     const job: ContextJob = {
@@ -130,17 +142,23 @@ export async function contextExtHostRows(settings: BenchSettings): Promise<Row[]
       rounds: c.rounds,
       largePath: LARGE_PATH,
       sendRounds: c.rounds,
+      ...(c.sendPathOnly ? { only: 'hostShare' as const } : {}),
+      ...(profile ? { profile } : {}),
     };
     const started = Date.now();
-    const results = await runInExtensionHost<ContextJob, ContextResults>(stage.dir, job, 900_000, {
+    const results = await runInExtensionHost<ContextJob, ContextResults>(extensionDir, job, 900_000, {
       name: 'contextExthost',
       prepare(folder) {
+        if (c.sendPathOnly) return;
         writeWorkspace(folder, c.files);
         mkdirSync(dirname(join(folder, LARGE_PATH)), { recursive: true });
         writeFileSync(join(folder, LARGE_PATH), largeSource(c.attachmentBytes));
         console.log(`[bench]   generated ${c.files} files in ${Date.now() - started} ms`);
       },
     });
+    if (profile) console.log(`[bench]   CPU profile of the host share's sends: ${profile}`);
+    results.profiled = profile !== undefined;
+    if (c.sendPathOnly) return hostShareRows(results);
     return [
       ...pickerRows(results, c.files),
       ...sendRows(results, c.attachmentBytes),

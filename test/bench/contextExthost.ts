@@ -30,6 +30,10 @@ export interface ContextJob {
   /** Workspace-relative path of the large file. */
   largePath: string;
   sendRounds: number;
+  /** `hostShare`: only the extension's share of the send path (the bench's `--send-path`). */
+  only?: 'hostShare';
+  /** Where the host share writes a CPU profile of its sends (the bench's `--cpu-prof`). */
+  profile?: string;
 }
 
 /** One timed operation and what the probes saw meanwhile. */
@@ -60,6 +64,8 @@ export interface ContextResults {
   plain: SendTimed[];
   /** The extension's own share of the send path (contextHostShare.ts). */
   hostShare?: { long: HostShare[]; empty: HostShare[] };
+  /** Set by the bench: the host share ran under the profiler, on the development build. */
+  profiled?: boolean;
   error?: string;
 }
 
@@ -225,9 +231,11 @@ export async function run(): Promise<void> {
     plain: [],
   };
   try {
-    await measurePicker(job, results);
-    await measureSend(job, results);
-    results.hostShare = await measureHostShare(job.rounds * 2, 400);
+    if (job.only !== 'hostShare') {
+      await measurePicker(job, results);
+      await measureSend(job, results);
+    }
+    results.hostShare = await measureHostShare(job.rounds * 2, 400, job.profile);
   } catch (error) {
     results.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }

@@ -3,20 +3,42 @@
  * extension: a `send` message handed to the chat session as the webview's message arrives (`ChatSession.receive`)
  * → the request's body read by a server in this same process (one clock). code-server's relay between the
  * webview and the extension host is not in it; contextSend.ts measures the whole way from Enter.
+ *
+ * The session is attached to a webview (an empty panel), so its posts (the user turn with its attachments, the
+ * answer's turn, the chips, the history) cost what they cost in the real chat. Each send is split into phases by
+ * wrapping a few of the session's methods from outside (the production code is not changed for it), and with
+ * `profile` set, the sends run under the V8 sampling profiler.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../src/extension';
 import { conversation } from './corpus';
 import { largeSource } from './contextWorkspace';
-import { withSettings } from '../support/settings';
 
 /** One send: until the request's first bytes, and until its whole body, arrived at the server (ms). */
 export interface HostShare {
   headersMs: number;
   bodyMs: number;
+  /** Where the time went (ms from the `send` handed to the session), when the phases could be seen. */
+  phases?: SendPhases;
+}
+
+/** Marks inside one send, each in ms from the `send` message handed to the session. */
+export interface SendPhases {
+  /** The composer's attachments read again (`ChatContext.snapshot` resolved). */
+  snapshotAt: number;
+  /** The client asked to stream (`streamChatCompletion` called): the session's work before the request is done. */
+  streamAt: number;
+  /** Synchronous time spent before `streamAt` in the session's posts to the webview. */
+  postMs: number;
+  /** Synchronous time spent before `streamAt` in the store's scheduleSave (serialising the conversation). */
+  saveMs: number;
+  /** Synchronous time spent before `streamAt` in the history update (touched). */
+  touchedMs: number;
 }
 
 const FILES = ['ledgerAlpha.ts', 'ledgerBeta.ts', 'ledgerGamma.ts'];
@@ -37,10 +59,98 @@ function answer(res: ServerResponse): void {
   res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
 }
 
+type Opened = Awaited<ReturnType<ModelGatewayApi['openChatSession']>>;
+type BenchSession = Opened['session'];
+
+/** What the phases are taken from: the session's hub and its posts, reached as the running code has them. */
+interface Internals {
+  chat: {
+    scheduleSave(conversation: unknown): void;
+    touched(conversation: unknown): void;
+    gateway: { current(): { streamChatCompletion: (...args: unknown[]) => unknown } };
+  };
+  post(message: unknown): void;
+}
+
+/** Wraps the session's methods so each send records its phases; returns a function that starts a send's record. */
+function tracePhases(session: BenchSession): (started: number) => SendPhases {
+  let record: SendPhases = { snapshotAt: 0, streamAt: 0, postMs: 0, saveMs: 0, touchedMs: 0 };
+  let started = 0;
+  let streaming = false;
+  const timed = <A extends unknown[], R>(
+    fn: (...args: A) => R,
+    add: (ms: number) => void,
+  ): ((...args: A) => R) => {
+    return (...args: A): R => {
+      const t = performance.now();
+      try {
+        return fn(...args);
+      } finally {
+        if (!streaming) add(performance.now() - t);
+      }
+    };
+  };
+  const inner = session as unknown as Internals;
+  const chat = inner.chat;
+  inner.post = timed(inner.post.bind(session), (ms) => (record.postMs += ms));
+  chat.scheduleSave = timed(chat.scheduleSave.bind(chat), (ms) => (record.saveMs += ms));
+  chat.touched = timed(chat.touched.bind(chat), (ms) => (record.touchedMs += ms));
+  const snapshot = session.context.snapshot.bind(session.context);
+  session.context.snapshot = async () => {
+    const result = await snapshot();
+    record.snapshotAt = performance.now() - started;
+    return result;
+  };
+  const wrapped = new WeakSet<object>();
+  const current = chat.gateway.current.bind(chat.gateway);
+  chat.gateway.current = () => {
+    const client = current();
+    if (!wrapped.has(client)) {
+      wrapped.add(client);
+      const stream = client.streamChatCompletion.bind(client);
+      client.streamChatCompletion = (...args: unknown[]) => {
+        if (!streaming) record.streamAt = performance.now() - started;
+        streaming = true;
+        return stream(...args);
+      };
+    }
+    return client;
+  };
+  return (at) => {
+    started = at;
+    streaming = false;
+    record = { snapshotAt: 0, streamAt: 0, postMs: 0, saveMs: 0, touchedMs: 0 };
+    return record;
+  };
+}
+
+/** The V8 sampling profiler of this process, around `work`; the profile is written to `file`. */
+async function profiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+  if (!file) return work();
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) =>
+      session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 /** Measures `rounds` sends of a 400-message conversation with three files, and of an empty one. */
 export async function measureHostShare(
   rounds: number,
   messages: number,
+  profile?: string,
 ): Promise<{ long: HostShare[]; empty: HostShare[] }> {
   let arrived: { headersAt: number; bodyAt?: number } | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -55,52 +165,60 @@ export async function measureHostShare(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const settings = vscode.workspace.getConfiguration('modelGateway');
+  const previous = settings.get<string>('baseUrl');
+  await settings.update('baseUrl', url, vscode.ConfigurationTarget.Workspace);
+  process.env.MODEL_GATEWAY_API_KEY ||= 'bench-key';
+  const folder = vscode.workspace.workspaceFolders![0].uri;
+  mkdirSync(vscode.Uri.joinPath(folder, 'ledgers').fsPath, { recursive: true });
+  const uris = FILES.map((name, i) => {
+    const uri = vscode.Uri.joinPath(folder, 'ledgers', name);
+    writeFileSync(uri.fsPath, largeSource(3000 + i * 1000));
+    return uri;
+  });
+  const api = (await vscode.extensions
+    .getExtension<ModelGatewayApi>('modelgateway.model-gateway')!
+    .activate())!;
+  const opened = await api.openChatSession();
+  const session = opened.session;
+  // A webview to post to, as the chat has one: without it every post of the session would cost nothing.
+  const panel = vscode.window.createWebviewPanel('modelGatewayBench', 'Bench', vscode.ViewColumn.Active, {
+    enableScripts: false,
+  });
+  panel.webview.html = '<!DOCTYPE html><html><body></body></html>';
+  session.attach(panel.webview);
+  const begin = tracePhases(session);
+  const sendOnce = async (attach: boolean): Promise<HostShare> => {
+    if (attach) await session.context.addUris(uris);
+    arrived = undefined;
+    const started = performance.now();
+    const phases = begin(started);
+    await session.receive({ type: 'send', text: 'How do these ledgers add up totals?' });
+    const got = arrived as { headersAt: number; bodyAt?: number } | undefined;
+    if (got?.bodyAt === undefined) throw new Error('the send did not reach the server');
+    return { headersMs: got.headersAt - started, bodyMs: got.bodyAt - started, phases };
+  };
   try {
-    // Global, as the bench editor's own settings are: its workspace sets no base URL to win over it.
-    return await withSettings({ baseUrl: url }, async () => {
-      process.env.MODEL_GATEWAY_API_KEY ||= 'bench-key';
-      const folder = vscode.workspace.workspaceFolders![0].uri;
-      mkdirSync(vscode.Uri.joinPath(folder, 'ledgers').fsPath, { recursive: true });
-      const uris = FILES.map((name, i) => {
-        const uri = vscode.Uri.joinPath(folder, 'ledgers', name);
-        writeFileSync(uri.fsPath, largeSource(3000 + i * 1000));
-        return uri;
-      });
-      const api = (await vscode.extensions
-        .getExtension<ModelGatewayApi>('modelgateway.model-gateway')!
-        .activate())!;
-      const opened = await api.openChatSession();
-      const session = opened.session;
-      const sendOnce = async (attach: boolean): Promise<HostShare> => {
-        if (attach) await session.context.addUris(uris);
-        arrived = undefined;
-        const started = performance.now();
-        await session.receive({ type: 'send', text: 'How do these ledgers add up totals?' });
-        const got = arrived as { headersAt: number; bodyAt?: number } | undefined;
-        if (got?.bodyAt === undefined) throw new Error('the send did not reach the server');
-        return { headersMs: got.headersAt - started, bodyMs: got.bodyAt - started };
-      };
-      try {
-        const long: HostShare[] = [];
-        const empty: HostShare[] = [];
-        session.conversation = conversation(messages, 300_000);
-        // One unmeasured send warms the path up (the connection, the code); the conversation then grows by a turn
-        // pair per send, as a real one does.
-        for (let i = 0; i <= rounds; i++) {
-          const sent = await sendOnce(true);
-          if (i > 0) long.push(sent);
-        }
-        for (let i = 0; i <= rounds; i++) {
-          await session.receive({ type: 'newChat' });
-          const sent = await sendOnce(false);
-          if (i > 0) empty.push(sent);
-        }
-        return { long, empty };
-      } finally {
-        opened.release();
-      }
+    const long: HostShare[] = [];
+    const empty: HostShare[] = [];
+    session.conversation = conversation(messages, 300_000);
+    // One unmeasured send warms the path up (the connection, the code); the conversation then grows by a turn
+    // pair per send, as a real one does.
+    await sendOnce(true);
+    await profiled(profile, async () => {
+      for (let i = 0; i < rounds; i++) long.push(await sendOnce(true));
     });
+    for (let i = 0; i <= rounds; i++) {
+      await session.receive({ type: 'newChat' });
+      const sent = await sendOnce(false);
+      if (i > 0) empty.push(sent);
+    }
+    return { long, empty };
   } finally {
+    session.detach();
+    panel.dispose();
+    opened.release();
+    await settings.update('baseUrl', previous, vscode.ConfigurationTarget.Workspace);
     server.close();
   }
 }

@@ -13,9 +13,17 @@ export const BENCH_END = '<!-- bench:end -->';
 /** The document the table goes into. */
 export const performanceDoc = join(repoRoot, 'docs', 'performance.md');
 
-/** Only a full run of every case may replace the published table: `--quick` and `--only` runs are partial. */
-export function publishesTable(settings: Pick<BenchSettings, 'quick' | 'only'>): boolean {
-  return !settings.quick && settings.only.length === 0;
+/**
+ * Only a full run of every case may replace the published table: `--quick`, `--only` and `--send-path` runs are
+ * partial, and a `--cpu-prof` run measures a development build under the profiler.
+ */
+export function publishesTable(
+  settings: Pick<BenchSettings, 'quick' | 'only'> & {
+    context?: Pick<BenchSettings['context'], 'sendPathOnly' | 'cpuProfile'>;
+  },
+): boolean {
+  const partial = settings.context?.sendPathOnly === true || settings.context?.cpuProfile === true;
+  return !settings.quick && settings.only.length === 0 && !partial;
 }
 
 /** Returns `doc` with the text between the markers replaced by `table`; throws when the markers are not there once each, in order. */

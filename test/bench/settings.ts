@@ -36,6 +36,13 @@ export interface BenchSettings {
     attachmentBytes: number;
     messages: number;
     sends: number;
+    /** `--send-path`: case 7 measures its send path only (the host share and the real editor), no picker. */
+    sendPathOnly: boolean;
+    /**
+     * `--cpu-prof`: the host share also writes a CPU profile of its sends (test-results/bench/host-share.cpuprofile),
+     * taken with the development build (dist/ of `npm run build:tests`, readable names) instead of the staged one.
+     */
+    cpuProfile: boolean;
   };
   /**
    * Case 9 in the extension host: measured rounds (provider and by hand each) after warm-up rounds, keystrokes
@@ -54,6 +61,8 @@ export interface BenchSettings {
 export function settingsFrom(argv: readonly string[]): BenchSettings {
   const quick = argv.includes('--quick');
   const onlyArg = flag('only', argv) ?? '';
+  const sendPathOnly = argv.includes('--send-path');
+  const cpuProfile = argv.includes('--cpu-prof');
   const only = onlyArg
     .split(',')
     .map(Number)
@@ -83,6 +92,8 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
         attachmentBytes: 1_000_000,
         messages: 400,
         sends: 3,
+        sendPathOnly,
+        cpuProfile,
       },
       completions: { rounds: 3, warmup: 1, stormKeys: 30, throughChars: 12, plainRounds: 5 },
     };
@@ -107,7 +118,16 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
     history: { messages: 400, bytes: 800_000, rounds: 3 },
     startup: { starts: 5 },
     images: { size: '4096x4096', side: 4096, counts: [1, 4], rounds: 2 },
-    context: { files: 50_000, rounds: 5, webRounds: 3, attachmentBytes: 1_000_000, messages: 400, sends: 11 },
+    context: {
+      files: 50_000,
+      rounds: 5,
+      webRounds: 3,
+      attachmentBytes: 1_000_000,
+      messages: 400,
+      sends: 11,
+      sendPathOnly,
+      cpuProfile,
+    },
     // The issue's storm is 200 keystrokes; the suggestion is typed through to its last character.
     completions: { rounds: 40, warmup: 2, stormKeys: 200, throughChars: 0, plainRounds: 60 },
   };

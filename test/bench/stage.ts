@@ -26,9 +26,12 @@ export async function productionStage(): Promise<Stage> {
   rmSync(stageDir, { recursive: true, force: true });
   mkdirSync(stageDir, { recursive: true });
   for (const name of ['src', 'node_modules']) symlinkSync(join(repoRoot, name), join(stageDir, name), 'dir');
+  // package.nls*.json: the manifest's titles are `%key%`s (localisation); without them the palette lists no
+  // "Model Gateway" command and the send-path case waited for one in vain.
   for (const name of [
     'esbuild.mjs',
     'package.json',
+    ...readdirSync(repoRoot).filter((name) => /^package\.nls(\.[\w-]+)?\.json$/.test(name)),
     'LICENSE',
     'README.md',
     '.vscodeignore',

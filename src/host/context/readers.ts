@@ -9,6 +9,7 @@ import {
   type Attachment,
 } from '../../chat/context';
 import type { ContextSettings } from './contextSettings';
+import { type DiskRead, readDiskFile } from './diskRead';
 import { locateInWorkspace, openDocument } from './workspacePaths';
 
 /** An attachment read now, or the reason it cannot be sent (shown to the user as is). */
@@ -58,16 +59,15 @@ export async function readFileAttachment(
   } else {
     let bytes: Uint8Array;
     try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type & vscode.FileType.Directory)
-        return { ok: false, message: `${path} is a folder, not a file.` };
-      if (stat.size > MAX_READ_BYTES) {
+      const read = await readWorkspaceFile(uri);
+      if (read.kind === 'folder') return { ok: false, message: `${path} is a folder, not a file.` };
+      if (read.kind === 'tooLarge') {
         return {
           ok: false,
-          message: `${path} is ${(stat.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.`,
+          message: `${path} is ${(read.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.`,
         };
       }
-      bytes = await vscode.workspace.fs.readFile(uri);
+      bytes = read.bytes;
     } catch {
       return {
         ok: false,
@@ -103,6 +103,15 @@ export async function readFileAttachment(
     ...(cut.truncated ? { truncated: cut.truncated } : {}),
   };
   return { ok: true, attachment: { ...base, tokens: attachmentTokens(base) } };
+}
+
+/** A file's bytes, or why they are not read: from the local disk directly, else through `workspace.fs`. */
+async function readWorkspaceFile(uri: vscode.Uri): Promise<DiskRead> {
+  if (uri.scheme === 'file') return readDiskFile(uri.fsPath, MAX_READ_BYTES);
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.type & vscode.FileType.Directory) return { kind: 'folder' };
+  if (stat.size > MAX_READ_BYTES) return { kind: 'tooLarge', size: stat.size };
+  return { kind: 'bytes', bytes: await vscode.workspace.fs.readFile(uri) };
 }
 
 /** An attachment made of text the extension composed (problems, terminal output). */

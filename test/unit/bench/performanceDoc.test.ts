@@ -28,10 +28,20 @@ describe('bench table in docs/performance.md', () => {
     assert.throws(() => replaceBenchTable(`${doc}\n${BENCH_START}\n${BENCH_END}`, 'x'), /bench:start/);
   });
 
-  it('is published by a full run of every case only, never by --quick (npm test) or --only', () => {
+  it('is published by a full run of every case only, never by --quick (npm test), --only, --send-path or --cpu-prof', () => {
     assert.equal(publishesTable({ quick: false, only: [] }), true);
     assert.equal(publishesTable({ quick: true, only: [] }), false);
     assert.equal(publishesTable({ quick: false, only: [2] }), false);
+    const context = { sendPathOnly: false, cpuProfile: false };
+    assert.equal(publishesTable({ quick: false, only: [], context }), true);
+    assert.equal(
+      publishesTable({ quick: false, only: [], context: { ...context, sendPathOnly: true } }),
+      false,
+    );
+    assert.equal(
+      publishesTable({ quick: false, only: [], context: { ...context, cpuProfile: true } }),
+      false,
+    );
   });
 
   it('writes the file in place', () => {
