@@ -47,7 +47,11 @@ export async function readFileAttachment(
   if (pattern !== undefined) {
     return {
       ok: false,
-      message: `${path} matches the secrets pattern "${pattern}" (modelGateway.context.exclude); it was not attached.`,
+      message: vscode.l10n.t(
+        '{0} matches the secrets pattern "{1}" (modelGateway.context.exclude); it was not attached.',
+        path,
+        pattern,
+      ),
     };
   }
   const document = openDocument(uri);
@@ -60,23 +64,33 @@ export async function readFileAttachment(
     try {
       const stat = await vscode.workspace.fs.stat(uri);
       if (stat.type & vscode.FileType.Directory)
-        return { ok: false, message: `${path} is a folder, not a file.` };
+        return { ok: false, message: vscode.l10n.t('{0} is a folder, not a file.', path) };
       if (stat.size > MAX_READ_BYTES) {
         return {
           ok: false,
-          message: `${path} is ${(stat.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.`,
+          message: vscode.l10n.t(
+            '{0} is {1} MB; files over 16 MB are not attached.',
+            path,
+            (stat.size / 1048576).toFixed(0),
+          ),
         };
       }
       bytes = await vscode.workspace.fs.readFile(uri);
     } catch {
       return {
         ok: false,
-        message: `${path} no longer exists (deleted or renamed); attach it again or remove it.`,
+        message: vscode.l10n.t(
+          '{0} no longer exists (deleted or renamed); attach it again or remove it.',
+          path,
+        ),
       };
     }
     const decoded = decodeText(bytes);
     if (!decoded.ok)
-      return { ok: false, message: `${path} is a binary file; only text files can be attached.` };
+      return {
+        ok: false,
+        message: vscode.l10n.t('{0} is a binary file; only text files can be attached.', path),
+      };
     text = decoded.text;
   }
   if (!language) language = languageFromPath(path);
@@ -90,7 +104,10 @@ export async function readFileAttachment(
   }
   const cut = truncateToTokens(text, env.settings.maxFileTokens);
   if (containsSecret(cut.text, env.apiKey)) {
-    return { ok: false, message: `${path} contains your Model Gateway API key; it was not attached.` };
+    return {
+      ok: false,
+      message: vscode.l10n.t('{0} contains your Model Gateway API key; it was not attached.', path),
+    };
   }
   const base: Omit<Attachment, 'tokens'> = {
     id: randomUUID(),
@@ -115,7 +132,10 @@ export function textAttachment(
 ): Resolved {
   const cut = truncateToTokens(content, env.settings.maxFileTokens);
   if (containsSecret(cut.text, env.apiKey)) {
-    return { ok: false, message: `${name} contains your Model Gateway API key; it was not attached.` };
+    return {
+      ok: false,
+      message: vscode.l10n.t('{0} contains your Model Gateway API key; it was not attached.', name),
+    };
   }
   const base: Omit<Attachment, 'tokens'> = {
     id: randomUUID(),
