@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as l10n from '@vscode/l10n';
+import { modelNote } from '../../../src/gateway/discovery';
 import { createHttpError } from '../../../src/gateway/errorFactory';
+import { listChatModels } from '../../../src/gateway/models';
 import { networkError, timeoutError } from '../../../src/gateway/networkErrors';
 import { repoRoot } from '../../harness/paths';
 
@@ -55,5 +57,13 @@ describe('l10n: the pure layers through @vscode/l10n', () => {
       refused.message,
       '无法访问 http://127.0.0.1:9 上的网关（ECONNREFUSED）。请检查基础 URL、网络和代理设置。',
     );
+  });
+
+  it('every note of the model catalogue (and of added and unlisted models) has its Chinese text', () => {
+    l10n.config({ contents: zhCn });
+    const models = listChatModels(['my-extra-model']);
+    const english = models.filter((m) => !/[\u4e00-\u9fff]/.test(modelNote(m))).map((m) => m.note);
+    assert.deepEqual(english, [], 'add the note to noteInDisplayLanguage in gateway/discovery.ts');
+    assert.match(modelNote({ ...models[0], unlisted: true }), /（服务器未列出）$/);
   });
 });
