@@ -1,12 +1,14 @@
 // Runs the integration suite (test/integration) inside the extension host of a real VS Code (code-server),
 // loaded through the smoke-test driver's development payload. CLI: node out/test/harness/runExtensionTests.js
 //   [--emulator-url=URL] [--grep=TEXT] [--files=a.test,b.test] [--suite=reliability] [--timeout=ms] [--verbose]
+//   [--locale=zh-cn]  (VS Code's display language, through the test language pack: see languagePack.ts)
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestResults } from '../integration/index';
 import { launchBrowser, openWorkbench } from './browser';
 import { remoteUri, startCodeServer } from './codeServer';
 import { ensureEditor } from './install';
+import { packLanguagePack, TEST_LOCALES, type TestLocale } from './languagePack';
 import { integrationEntry, repoRoot, resultsDir } from './paths';
 import { Cleanups, withTimeout } from './proc';
 import { makeWorkspace, startGateway } from './workspace';
@@ -25,6 +27,8 @@ export interface ExtensionTestOptions {
   timeoutMs?: number;
   /** Print every log line of the workbench, not only the test lines. */
   verbose?: boolean;
+  /** VS Code's display language; English when omitted. */
+  locale?: TestLocale;
 }
 
 interface LogFile {
@@ -74,6 +78,7 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
       folder: workspace.folder,
       settings: { 'modelGateway.baseUrl': gateway.url },
       logFile: join(resultsDir('logs'), 'integration-code-server.log'),
+      ...(options.locale ? { locale: options.locale, vsix: [await packLanguagePack(options.locale)] } : {}),
     });
     cleanups.add(() => server.stop());
     say(
@@ -159,6 +164,16 @@ function flag(name: string): string | undefined {
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
 
+/** `--locale=…`, one of the locales a test language pack exists for. */
+function localeFlag(): TestLocale | undefined {
+  const locale = flag('locale');
+  if (locale === undefined) return undefined;
+  const known = TEST_LOCALES.find((l) => l === locale);
+  if (!known)
+    throw new Error(`--locale=${locale}: a test language pack exists only for ${TEST_LOCALES.join(', ')}`);
+  return known;
+}
+
 if (require.main === module) {
   const timeout = flag('timeout');
   runExtensionTests({
@@ -168,6 +183,7 @@ if (require.main === module) {
     suite: flag('suite'),
     timeoutMs: timeout ? Number(timeout) : undefined,
     verbose: process.argv.includes('--verbose'),
+    locale: localeFlag(),
   }).then(
     (code) => process.exit(code),
     (error: unknown) => {
