@@ -12,6 +12,15 @@ import { run } from './proc';
 export const TEST_LOCALES = ['zh-cn'] as const;
 export type TestLocale = (typeof TEST_LOCALES)[number];
 
+/** A `--locale=` value: undefined for none, else one of TEST_LOCALES. */
+export function parseTestLocale(value: string | undefined): TestLocale | undefined {
+  if (value === undefined) return undefined;
+  const known = TEST_LOCALES.find((locale) => locale === value);
+  if (!known)
+    throw new Error(`--locale=${value}: a test language pack exists only for ${TEST_LOCALES.join(', ')}`);
+  return known;
+}
+
 /** Builds the language pack's VSIX under test-results/language-packs and returns its path. */
 export async function packLanguagePack(locale: TestLocale): Promise<string> {
   const dir = join(resultsDir('language-packs'), locale);

@@ -8,7 +8,7 @@ import type { TestResults } from '../integration/index';
 import { launchBrowser, openWorkbench } from './browser';
 import { remoteUri, startCodeServer } from './codeServer';
 import { ensureEditor } from './install';
-import { packLanguagePack, TEST_LOCALES, type TestLocale } from './languagePack';
+import { packLanguagePack, parseTestLocale, type TestLocale } from './languagePack';
 import { integrationEntry, repoRoot, resultsDir } from './paths';
 import { Cleanups, withTimeout } from './proc';
 import { makeWorkspace, startGateway } from './workspace';
@@ -164,16 +164,6 @@ function flag(name: string): string | undefined {
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
 
-/** `--locale=…`, one of the locales a test language pack exists for. */
-function localeFlag(): TestLocale | undefined {
-  const locale = flag('locale');
-  if (locale === undefined) return undefined;
-  const known = TEST_LOCALES.find((l) => l === locale);
-  if (!known)
-    throw new Error(`--locale=${locale}: a test language pack exists only for ${TEST_LOCALES.join(', ')}`);
-  return known;
-}
-
 if (require.main === module) {
   const timeout = flag('timeout');
   runExtensionTests({
@@ -183,7 +173,7 @@ if (require.main === module) {
     suite: flag('suite'),
     timeoutMs: timeout ? Number(timeout) : undefined,
     verbose: process.argv.includes('--verbose'),
-    locale: localeFlag(),
+    locale: parseTestLocale(flag('locale')),
   }).then(
     (code) => process.exit(code),
     (error: unknown) => {
