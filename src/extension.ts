@@ -22,6 +22,7 @@ import { registerGenerateImage } from './host/images/generateImage';
 import { registerLanguageModelProvider } from './host/lm/provider';
 import { registerParticipant } from './host/lm/participant';
 import { createLog } from './host/log';
+import { configurePureLayerL10n } from './host/pureL10n';
 import { registerStatusBar } from './host/statusBar';
 import { ModelDirectory, registerModelDiscovery } from './host/modelDirectory';
 import { registerWalkthrough } from './host/walkthrough';
@@ -43,6 +44,7 @@ export interface ModelGatewayApi {
 /** Wires the shared objects and registers each feature; nothing here does I/O beyond registration. */
 export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const started = performance.now();
+  configurePureLayerL10n();
   const log = createLog();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const config = new ConfigState(log);

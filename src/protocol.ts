@@ -1,6 +1,8 @@
 // Typed messages between the extension host and the chat webview; the webview imports only types from here.
 // To add a message from the webview: one entry in WEBVIEW_MESSAGES (its fields' schemas); the compiler then asks
 // for its handler in src/host/chat/webviewActions.ts. To the webview: extend HostToWebview and vscodeApi.ts's table.
+// The display language's strings reach the webview before any message, as the page's data-l10n attribute; they are
+// checked like a message by src/l10nContents.ts (samples with the oracle in test/support/webviewMessages.ts).
 import * as v from 'valibot';
 import { ERROR_ACTIONS } from './chat/types';
 import type {

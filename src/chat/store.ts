@@ -7,6 +7,7 @@
  * costs at most a few extra reads. Every write goes to a temporary file that is then renamed over
  * the target, so a crash leaves either the old or the new file, never half of one.
  */
+import * as l10n from '@vscode/l10n';
 import { Coalescer } from './coalescer';
 import { summarize } from './conversation';
 import {
@@ -112,7 +113,7 @@ export class ConversationStore {
     const problems: string[] = [];
     if (!isValidConversationId(id)) return { conversation: undefined, problems: [invalidId(id).message] };
     await this.flushOne(id).catch((error: unknown) => {
-      problems.push(`Saving conversation ${id} failed: ${errorText(error)}`);
+      problems.push(l10n.t('Saving conversation {0} failed: {1}', id, errorText(error)));
     });
     await this.chains.get(id);
     const { conversation, corrupt } = await this.readConversation(id, problems);
@@ -196,7 +197,7 @@ export class ConversationStore {
 
   private reportBackground(error: unknown, id: string): void {
     if (this.options.onError) this.options.onError(error, id);
-    else this.laterProblems.push(`Saving conversation ${id} failed: ${errorText(error)}`);
+    else this.laterProblems.push(l10n.t('Saving conversation {0} failed: {1}', id, errorText(error)));
   }
 
   private fileOf(id: string): string {
@@ -235,7 +236,14 @@ export class ConversationStore {
     // The index is only a cache: keep the bad copy for diagnosis, then rebuild it from the files.
     if (parsed.newer) return new Map();
     problems.push(
-      await backUpCorrupt(this.fs, this.indexPath, bytes, parsed.reason, 'The history index', this.now()),
+      await backUpCorrupt(
+        this.fs,
+        this.indexPath,
+        bytes,
+        parsed.reason,
+        l10n.t('The history index'),
+        this.now(),
+      ),
     );
     return new Map();
   }
@@ -250,10 +258,14 @@ export class ConversationStore {
     const parsed = parseConversationFile(decoder.decode(bytes), id);
     if (parsed.ok) return { conversation: parsed.value, corrupt: false };
     if (parsed.newer) {
-      problems.push(`Skipped conversation file "${path}": ${parsed.reason}. It was left untouched.`);
+      problems.push(
+        l10n.t('Skipped conversation file "{0}": {1}. It was left untouched.', path, parsed.reason),
+      );
       return { conversation: undefined, corrupt: false };
     }
-    problems.push(await backUpCorrupt(this.fs, path, bytes, parsed.reason, 'Conversation file', this.now()));
+    problems.push(
+      await backUpCorrupt(this.fs, path, bytes, parsed.reason, l10n.t('Conversation file'), this.now()),
+    );
     return { conversation: undefined, corrupt: true };
   }
 

@@ -1,4 +1,5 @@
 /** The filesystem seam and result shapes of the chat store, and the two careful writes it relies on. */
+import * as l10n from '@vscode/l10n';
 import { newId } from './conversation';
 import { parseConversationFile } from './storeFormat';
 import type { Conversation, ConversationSummary } from './types';
@@ -112,7 +113,7 @@ export async function backUpCorrupt(
   now: number,
 ): Promise<string> {
   const backup = `${path}.corrupt-${backupStamp(now)}.bak`;
-  const intro = `${what} "${path}" could not be read: ${reason}.`;
+  const intro = l10n.t('{0} "{1}" could not be read: {2}.', what, path, reason);
   try {
     await fs.rename(path, backup, { overwrite: false });
   } catch {
@@ -120,10 +121,14 @@ export async function backUpCorrupt(
       await fs.writeFile(backup, bytes);
       await fs.delete(path).catch(noop);
     } catch (error) {
-      return `${intro} A backup could not be written (${errorText(error)}); the file was left in place.`;
+      return l10n.t(
+        '{0} A backup could not be written ({1}); the file was left in place.',
+        intro,
+        errorText(error),
+      );
     }
   }
-  return `${intro} It was kept as "${backup}"; other conversations are not affected.`;
+  return l10n.t('{0} It was kept as "{1}"; other conversations are not affected.', intro, backup);
 }
 
 /** `20261122T073455123Z`: sortable, unique to the millisecond, and legal in file names everywhere. */

@@ -3,6 +3,7 @@
  * whatever dialect the server speaks: reasoning fields, inline think tags, usage, finish, errors.
  */
 
+import * as l10n from '@vscode/l10n';
 import { errorInfoFromJson } from './errorBody';
 import { MalformedResponseError, StreamError, redactError } from './errors';
 import { isThinkingModel } from './models';
@@ -101,7 +102,7 @@ export class CompletionAssembler {
   acceptChunk(chunk: unknown, eventName?: string): StreamEvent[] {
     if (eventName === 'error') throw this.streamError(chunk, this.started);
     if (!isObject(chunk))
-      throw new MalformedResponseError('The gateway sent a stream chunk that is not a JSON object.');
+      throw new MalformedResponseError(l10n.t('The gateway sent a stream chunk that is not a JSON object.'));
     if ((chunk.error !== undefined && chunk.error !== null) || isFlatError(chunk))
       throw this.streamError(chunk, this.started);
     this.noteIdentity(chunk);
@@ -122,12 +123,14 @@ export class CompletionAssembler {
   /** A whole `chat.completion` object, e.g. a JSON body where a stream was expected. */
   acceptCompletion(body: unknown): StreamEvent[] {
     if (!isObject(body))
-      throw new MalformedResponseError('The gateway answered with something other than a completion.');
+      throw new MalformedResponseError(
+        l10n.t('The gateway answered with something other than a completion.'),
+      );
     if ((body.error !== undefined && body.error !== null) || isFlatError(body))
       throw this.streamError(body, false);
     if (!Array.isArray(body.choices)) {
       throw new MalformedResponseError(
-        'The gateway answered without any choices. Try again or pick another model.',
+        l10n.t('The gateway answered without any choices. Try again or pick another model.'),
       );
     }
     return this.acceptChunk(body);
@@ -199,8 +202,8 @@ export class CompletionAssembler {
   private streamError(source: unknown, midStream: boolean): StreamError {
     const info = errorInfoFromJson(source);
     const advice = midStream
-      ? 'The gateway reported an error in the middle of the answer. Try again.'
-      : 'The gateway reported an error instead of an answer.';
+      ? l10n.t('The gateway reported an error in the middle of the answer. Try again.')
+      : l10n.t('The gateway reported an error instead of an answer.');
     const message = info.message ? `${advice} Gateway said: ${info.message}` : advice;
     const error = new StreamError(message, {
       code: info.code,

@@ -1,5 +1,7 @@
 /** Base URL handling: users paste the server root, the root with `/v1`, or either with a trailing slash. */
 
+import * as l10n from '@vscode/l10n';
+
 export interface NormalisedBaseUrl {
   /** Origin plus any path prefix, without a trailing slash or `/v1`, e.g. `https://host/api`. */
   root: string;
@@ -10,19 +12,22 @@ export interface NormalisedBaseUrl {
 /** Normalises a base URL, or returns a message saying what is wrong with it. */
 export function normaliseBaseUrl(input: string): NormalisedBaseUrl | { problem: string } {
   const trimmed = (input ?? '').trim();
-  if (!trimmed) return { problem: 'The gateway base URL is empty. Set it in the Model Gateway settings.' };
+  if (!trimmed)
+    return { problem: l10n.t('The gateway base URL is empty. Set it in the Model Gateway settings.') };
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { problem: `The gateway base URL "${trimmed.slice(0, 200)}" is not a valid URL.` };
+    return { problem: l10n.t('The gateway base URL "{0}" is not a valid URL.', trimmed.slice(0, 200)) };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { problem: `The gateway base URL must start with http:// or https:// (got ${url.protocol}).` };
+    return {
+      problem: l10n.t('The gateway base URL must start with http:// or https:// (got {0}).', url.protocol),
+    };
   }
   // Credentials in the URL would travel in logs and error messages; the key belongs in the secret store.
   if (url.username || url.password) {
-    return { problem: 'The gateway base URL must not contain a user name or password.' };
+    return { problem: l10n.t('The gateway base URL must not contain a user name or password.') };
   }
   let path = url.pathname.replace(/\/+$/, '');
   if (/\/v1$/i.test(path)) path = path.slice(0, -3);

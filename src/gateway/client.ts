@@ -1,5 +1,6 @@
 /** The gateway client: validation, key, headers and body in; typed results or typed errors out. */
 
+import * as l10n from '@vscode/l10n';
 import { CompletionAssembler } from './assembler';
 import { type NormalisedBaseUrl, endpointUrl, normaliseBaseUrl } from './baseUrl';
 import { DEFAULT_USER_AGENT, chatBody, imageBody, resolveRetry, resolveTimeouts } from './config';
@@ -49,7 +50,9 @@ function clean(e: unknown, secret: string | undefined): GatewayError {
   if (e instanceof GatewayError) return redactError(e, secret);
   const detail = e instanceof Error ? e.message : String(e);
   return redactError(
-    new MalformedResponseError(`Unexpected error while talking to the gateway: ${detail}`, { cause: e }),
+    new MalformedResponseError(l10n.t('Unexpected error while talking to the gateway: {0}', detail), {
+      cause: e,
+    }),
     secret,
   );
 }
@@ -86,10 +89,12 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 
   /** Everything that must hold before a byte is sent: open client, valid base URL, a usable key. */
   async function prepare(): Promise<{ base: NormalisedBaseUrl; key: string }> {
-    if (closed) throw new ConnectionError('The gateway client has been closed.');
+    if (closed) throw new ConnectionError(l10n.t('The gateway client has been closed.'));
     if (!dispatcher) {
       throw new ValidationError(
-        'The proxy setting (or HTTP_PROXY/HTTPS_PROXY) is not a valid proxy URL. Fix it in the Model Gateway settings.',
+        l10n.t(
+          'The proxy setting (or HTTP_PROXY/HTTPS_PROXY) is not a valid proxy URL. Fix it in the Model Gateway settings.',
+        ),
       );
     }
     if ('problem' in base) throw new ValidationError(base.problem);
@@ -97,14 +102,16 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     try {
       key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
     } catch (e) {
-      throw new AuthError("The API key could not be read. Run 'Model Gateway: Set API Key'.", { cause: e });
+      throw new AuthError(l10n.t("The API key could not be read. Run 'Model Gateway: Set API Key'."), {
+        cause: e,
+      });
     }
     key = key?.trim();
-    if (!key) throw new AuthError("No API key is set. Run 'Model Gateway: Set API Key'.");
+    if (!key) throw new AuthError(l10n.t("No API key is set. Run 'Model Gateway: Set API Key'."));
     // A control character would make undici reject the header with a message that may quote it.
     if (!/^[\x21-\x7e]+$/.test(key)) {
       throw new AuthError(
-        "The API key contains characters that cannot be sent. Run 'Model Gateway: Set API Key'.",
+        l10n.t("The API key contains characters that cannot be sent. Run 'Model Gateway: Set API Key'."),
       );
     }
     return { base, key };
@@ -299,7 +306,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           MODELS_MAX_BYTES,
           () =>
             new MalformedResponseError(
-              'The model list from GET /v1/models is larger than the client accepts.',
+              l10n.t('The model list from GET /v1/models is larger than the client accepts.'),
             ),
         );
         let body: unknown;
@@ -307,7 +314,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           body = JSON.parse(new TextDecoder().decode(bytes));
         } catch {
           throw new MalformedResponseError(
-            'The server answered GET /v1/models with something other than JSON.',
+            l10n.t('The server answered GET /v1/models with something other than JSON.'),
           );
         }
         return parseModelList(body);

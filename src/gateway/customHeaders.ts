@@ -1,6 +1,8 @@
 /** Validation of `modelGateway.network.headers`: extra headers sent with every gateway request (issue 18). */
 
 /** Headers the client sets itself; a setting must not replace them (the key lives in SecretStorage). */
+import * as l10n from '@vscode/l10n';
+
 export const RESERVED_HEADERS: readonly string[] = [
   'Authorization',
   'Content-Type',
@@ -39,7 +41,7 @@ export function validateCustomHeaders(value: unknown): CustomHeaders {
     if (reserved) {
       const why =
         reserved === 'Authorization'
-          ? "the API key is sent as Authorization; set it with 'Model Gateway: Set API Key'"
+          ? l10n.t("the API key is sent as Authorization; set it with 'Model Gateway: Set API Key'")
           : 'the extension sets it itself';
       warnings.push(`${where} cannot be set this way (${why}); it is not sent.`);
       continue;
@@ -64,7 +66,10 @@ export function validateCustomHeaders(value: unknown): CustomHeaders {
     headers[name] = raw.trim();
     if (SECRET_LIKE.test(raw)) {
       warnings.push(
-        `${where} looks like a secret. Settings are stored in plain text: keep API keys in SecretStorage with 'Model Gateway: Set API Key'.`,
+        l10n.t(
+          "{0} looks like a secret. Settings are stored in plain text: keep API keys in SecretStorage with 'Model Gateway: Set API Key'.",
+          where,
+        ),
       );
     }
   }

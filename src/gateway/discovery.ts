@@ -3,6 +3,7 @@
  * the user's extra ids (issue 18, "Model discovery"). Pure: the client fetches, the host caches.
  */
 
+import * as l10n from '@vscode/l10n';
 import { MalformedResponseError } from './errors';
 import { CONTEXT_TOKENS, TEXT_MODELS, type ModelInfo, isThinkingModel } from './models';
 
@@ -71,7 +72,7 @@ export function parseModelList(body: unknown): DiscoveredModel[] {
         : undefined;
   if (!list) {
     throw new MalformedResponseError(
-      'The server answered GET /v1/models without a model list (expected {"data": [...]}).',
+      l10n.t('The server answered GET /v1/models without a model list (expected {"data": [...]}).'),
     );
   }
   const seen = new Set<string>();
@@ -131,5 +132,37 @@ export function mergeModels(
 
 /** A model's note with the "not listed by the server" mark where it applies. */
 export function modelNote(model: ModelInfo): string {
-  return model.unlisted ? `${model.note} (${NOT_LISTED})` : model.note;
+  const note = noteInDisplayLanguage(model.note);
+  return model.unlisted ? l10n.t('{0} (not listed by the server)', note) : note;
+}
+
+/**
+ * A note of the catalogue, or of a model it does not know, in the display language. The catalogue keeps the
+ * English notes as data; each is written once more here, where `@vscode/l10n-dev export` finds it.
+ */
+function noteInDisplayLanguage(note: string): string {
+  switch (note) {
+    case 'Strongest model of the 4.5 group; for complex reasoning and hard programming':
+      return l10n.t('Strongest model of the 4.5 group; for complex reasoning and hard programming');
+    case 'Balanced; for everyday programming and agent development':
+      return l10n.t('Balanced; for everyday programming and agent development');
+    case 'Reasoning-output mode of the sonnet 4.5 model':
+      return l10n.t('Reasoning-output mode of the sonnet 4.5 model');
+    case 'Fast; for real-time chat, classification, pair programming':
+      return l10n.t('Fast; for real-time chat, classification, pair programming');
+    case 'Flagship of the 4 group; for complex tasks':
+      return l10n.t('Flagship of the 4 group; for complex tasks');
+    case 'General-purpose':
+      return l10n.t('General-purpose');
+    case 'Reasoning-output mode of the sonnet 4 model':
+      return l10n.t('Reasoning-output mode of the sonnet 4 model');
+    case 'Lowest cost and very fast; for batch work and simple tasks':
+      return l10n.t('Lowest cost and very fast; for batch work and simple tasks');
+    case 'Listed by the server':
+      return l10n.t('Listed by the server');
+    case 'Added in settings':
+      return l10n.t('Added in settings');
+    default:
+      return note;
+  }
 }

@@ -1,5 +1,6 @@
 /** The one factory that turns an HTTP status, headers and body into a typed GatewayError. */
 
+import * as l10n from '@vscode/l10n';
 import { parseErrorBody, tidy } from './errorBody';
 import {
   AuthError,
@@ -32,10 +33,12 @@ interface HttpErrorInput {
   context?: 'api' | 'image_download';
 }
 
-const SET_KEY = "Run 'Model Gateway: Set API Key'.";
-const SELECT_MODEL = "Run 'Model Gateway: Select Model' to choose another.";
-const OR_SELECT_MODEL = "or run 'Model Gateway: Select Model' to choose another.";
-const SHORTEN = 'Start a new chat or remove older turns, then try again.';
+// Messages in the display language through @vscode/l10n, which the host configures with its bundle
+// (host/pureL10n.ts); unconfigured (unit tests, tools) they are English.
+const setKey = (): string => l10n.t("Run 'Model Gateway: Set API Key'.");
+const selectModel = (): string => l10n.t("Run 'Model Gateway: Select Model' to choose another.");
+const orSelectModel = (): string => l10n.t("or run 'Model Gateway: Select Model' to choose another.");
+const shorten = (): string => l10n.t('Start a new chat or remove older turns, then try again.');
 
 /** First value of a header, whatever its casing in the map. */
 export function headerValue(headers: HeaderMap, name: string): string | undefined {
@@ -61,7 +64,7 @@ export function requestIdFrom(headers: HeaderMap): string | undefined {
 
 function seconds(ms: number): string {
   const s = Math.max(1, Math.ceil(ms / 1000));
-  return s >= 120 ? `${Math.ceil(s / 60)} minutes` : `${s} s`;
+  return s >= 120 ? l10n.t('{0} minutes', Math.ceil(s / 60)) : l10n.t('{0} s', s);
 }
 
 function isContextLength(code: string | undefined, message: string | undefined): boolean {
@@ -92,7 +95,9 @@ export function createHttpError(input: HttpErrorInput): GatewayError {
   const type = info.type;
   const retryAfterMs = parseRetryAfter(headers);
   const said = info.html
-    ? `an HTML error page${info.message ? ` titled "${info.message}"` : ''} (from a proxy or CDN)`
+    ? info.message
+      ? l10n.t('an HTML error page titled "{0}" (from a proxy or CDN)', info.message)
+      : l10n.t('an HTML error page (from a proxy or CDN)')
     : info.message;
   const init: GatewayErrorInit = {
     status,
@@ -102,8 +107,8 @@ export function createHttpError(input: HttpErrorInput): GatewayError {
     retryAfterMs,
     gatewayMessage: said,
   };
-  const compose = (advice: string): string => (said ? `${advice} Gateway said: ${said}` : advice);
-  const model = input.model ? `'${tidy(input.model, 120)}'` : 'the selected model';
+  const compose = (advice: string): string => (said ? l10n.t('{0} Gateway said: {1}', advice, said) : advice);
+  const model = input.model ? `'${tidy(input.model, 120)}'` : l10n.t('the selected model');
 
   if (input.context === 'image_download') {
     const expired = status === 403 || status === 404 || status === 410;
@@ -111,8 +116,11 @@ export function createHttpError(input: HttpErrorInput): GatewayError {
       new ImageError(
         expired ? 'expired' : 'download_failed',
         expired
-          ? `The image link has expired or is not accessible (${status}). Generate the image again; the b64_json response format avoids expiring links.`
-          : `Downloading the generated image failed (${status}). Try generating it again.`,
+          ? l10n.t(
+              'The image link has expired or is not accessible ({0}). Generate the image again; the b64_json response format avoids expiring links.',
+              status,
+            )
+          : l10n.t('Downloading the generated image failed ({0}). Try generating it again.', status),
         { ...init, gatewayMessage: undefined, retryable: false },
       ),
       secret,
@@ -121,48 +129,62 @@ export function createHttpError(input: HttpErrorInput): GatewayError {
 
   let error: GatewayError;
   if (status === 401) {
-    error = new AuthError(compose(`The gateway rejected the API key (401). ${SET_KEY}`), init);
+    error = new AuthError(compose(l10n.t('The gateway rejected the API key (401). {0}', setKey())), init);
   } else if (status === 403) {
     error = new AuthError(
       compose(
-        `The gateway refused access (403): the API key may be invalid or not allowed to use ${model}. ${SET_KEY}`,
+        l10n.t(
+          'The gateway refused access (403): the API key may be invalid or not allowed to use {0}. {1}',
+          model,
+          setKey(),
+        ),
       ),
       init,
     );
   } else if (status === 402) {
     error = new PaymentRequiredError(
       compose(
-        'The gateway account has no credits left (402). Top up or check billing with your gateway provider.',
+        l10n.t(
+          'The gateway account has no credits left (402). Top up or check billing with your gateway provider.',
+        ),
       ),
       init,
     );
   } else if (status === 404) {
     const advice = isModelMissing(code, info.message)
-      ? `The gateway does not offer the model ${model} (404). ${SELECT_MODEL}`
+      ? l10n.t('The gateway does not offer the model {0} (404). {1}', model, selectModel())
       : said
-        ? 'The gateway has nothing at this address (404). Check the base URL setting: it should be the server root, with or without /v1.'
-        : `The gateway answered 404: either ${model} does not exist there or the base URL is wrong. Check the base URL setting (server root, with or without /v1), ${OR_SELECT_MODEL}`;
+        ? l10n.t(
+            'The gateway has nothing at this address (404). Check the base URL setting: it should be the server root, with or without /v1.',
+          )
+        : l10n.t(
+            'The gateway answered 404: either {0} does not exist there or the base URL is wrong. Check the base URL setting (server root, with or without /v1), {1}',
+            model,
+            orSelectModel(),
+          );
     error = new NotFoundError(compose(advice), init);
   } else if (status === 400 || status === 422) {
     if (isContextLength(code, info.message)) {
       error = new ContextLengthError(
-        compose(`The conversation is too long for the model's context window. ${SHORTEN}`),
+        compose(l10n.t("The conversation is too long for the model's context window. {0}", shorten())),
         init,
       );
     } else if (isModelMissing(code, info.message)) {
       error = new BadRequestError(
-        compose(`The gateway does not offer the model ${model}. ${SELECT_MODEL}`),
+        compose(l10n.t('The gateway does not offer the model {0}. {1}', model, selectModel())),
         init,
       );
     } else {
       error = new BadRequestError(
-        compose(`The gateway rejected the request (${status}). Check the model and request settings.`),
+        compose(
+          l10n.t('The gateway rejected the request ({0}). Check the model and request settings.', status),
+        ),
         init,
       );
     }
   } else if (status === 413) {
     error = new RequestTooLargeError(
-      compose(`The request is too large for the gateway (413). ${SHORTEN}`),
+      compose(l10n.t('The request is too large for the gateway (413). {0}', shorten())),
       init,
     );
   } else if (status === 429) {
@@ -170,10 +192,15 @@ export function createHttpError(input: HttpErrorInput): GatewayError {
     error = new RateLimitError(
       compose(
         quota
-          ? 'The account has used up its quota or spend limit (429). Check your plan or billing with your gateway provider.'
+          ? l10n.t(
+              'The account has used up its quota or spend limit (429). Check your plan or billing with your gateway provider.',
+            )
           : retryAfterMs !== undefined
-            ? `The gateway is rate-limiting requests (429). Wait ${seconds(retryAfterMs)} and try again.`
-            : 'The gateway is rate-limiting requests (429). Wait a moment and try again.',
+            ? l10n.t(
+                'The gateway is rate-limiting requests (429). Wait {0} and try again.',
+                seconds(retryAfterMs),
+              )
+            : l10n.t('The gateway is rate-limiting requests (429). Wait a moment and try again.'),
       ),
       { ...init, retryable: !quota },
     );
@@ -186,20 +213,33 @@ export function createHttpError(input: HttpErrorInput): GatewayError {
     const location = headerValue(headers, 'location');
     let where = '';
     try {
-      if (location) where = ` to ${new URL(location, 'http://invalid').origin}`;
+      if (location) where = new URL(location, 'http://invalid').origin;
     } catch {
       where = '';
     }
     error = new GatewayError(
       'http',
-      `The gateway redirected the request${where} (${status}). Update the base URL setting to the new address.`,
+      where
+        ? l10n.t(
+            'The gateway redirected the request to {0} ({1}). Update the base URL setting to the new address.',
+            where,
+            status,
+          )
+        : l10n.t(
+            'The gateway redirected the request ({0}). Update the base URL setting to the new address.',
+            status,
+          ),
       init,
     );
   } else {
-    error = new GatewayError('http', compose(`The gateway answered with an unexpected status ${status}.`), {
-      ...init,
-      retryable: isRetryableStatus(status),
-    });
+    error = new GatewayError(
+      'http',
+      compose(l10n.t('The gateway answered with an unexpected status {0}.', status)),
+      {
+        ...init,
+        retryable: isRetryableStatus(status),
+      },
+    );
   }
   return redactError(error, secret);
 }
@@ -211,13 +251,21 @@ function serverAdvice(
   model: string,
 ): string {
   if (status === 529 || type === 'overloaded_error') {
-    return `The model is overloaded right now (${status}). Try again in a moment.`;
+    return l10n.t('The model is overloaded right now ({0}). Try again in a moment.', status);
   }
   if (/no available channel|无可用渠道/i.test(message ?? '')) {
-    return `The gateway has no available channel for ${model} right now (${status}). Try again later, ${OR_SELECT_MODEL}`;
+    return l10n.t(
+      'The gateway has no available channel for {0} right now ({1}). Try again later, {2}',
+      model,
+      status,
+      orSelectModel(),
+    );
   }
   if (status === 502 || status === 503 || status === 504 || (status >= 520 && status <= 524)) {
-    return `The gateway or a proxy in front of it is unavailable or timed out (${status}). Try again in a moment.`;
+    return l10n.t(
+      'The gateway or a proxy in front of it is unavailable or timed out ({0}). Try again in a moment.',
+      status,
+    );
   }
-  return `The gateway had an internal error (${status}). Try again in a moment.`;
+  return l10n.t('The gateway had an internal error ({0}). Try again in a moment.', status);
 }

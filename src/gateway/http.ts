@@ -1,5 +1,6 @@
 /** Sends a request with retries: only before the answer body has started, with backoff and Retry-After. */
 
+import * as l10n from '@vscode/l10n';
 import { createHttpError } from './errorFactory';
 import { ConnectionError, GatewayError, UserAbortError } from './errors';
 import { Exchange, type ExchangeEnv, type ExchangeRequest } from './exchange';
@@ -57,7 +58,7 @@ export async function send(env: ExchangeEnv, req: ExchangeRequest, options: Send
 async function peekFirstChunk(exchange: Exchange): Promise<void> {
   const first = await exchange.read();
   if (!first) {
-    throw new ConnectionError('The gateway closed the connection without sending an answer.', {
+    throw new ConnectionError(l10n.t('The gateway closed the connection without sending an answer.'), {
       status: exchange.status,
       retryable: true,
     });

@@ -1,5 +1,6 @@
 /** Turns an image-generation result into bytes: base64 decoding, or an immediate, guarded download of each link. */
 
+import * as l10n from '@vscode/l10n';
 import { checkBase64 } from './base64';
 import { errorInfoFromJson } from './errorBody';
 import { headerValue } from './errorFactory';
@@ -41,13 +42,13 @@ function tooLarge(maxBytes: number): ImageError {
   const mib = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
   return new ImageError(
     'too_large',
-    `The generated image is larger than the ${mib} MiB limit. Try a smaller size.`,
+    l10n.t('The generated image is larger than the {0} MiB limit. Try a smaller size.', mib),
   );
 }
 
 /** The error for image text that is not valid base64: nothing of it is decoded, saved or shown. */
 function brokenImage(reason: string): MalformedResponseError {
-  return new MalformedResponseError(`The gateway sent a broken image: ${reason}. Try again.`);
+  return new MalformedResponseError(l10n.t('The gateway sent a broken image: {0}. Try again.', reason));
 }
 
 /** Decodes base64 image text, with or without a `data:image/…;base64,` prefix, within the size cap. */
@@ -67,7 +68,7 @@ export function decodeBase64Image(text: string, maxBytes: number): Uint8Array {
   if (Math.floor((b64.replace(/=+$/, '').length * 3) / 4) > maxBytes) throw tooLarge(maxBytes);
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
-  if (bytes.length === 0) throw new MalformedResponseError('The gateway sent an empty image.');
+  if (bytes.length === 0) throw new MalformedResponseError(l10n.t('The gateway sent an empty image.'));
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
@@ -76,12 +77,15 @@ function imageLink(raw: string, base?: URL): URL {
   try {
     url = new URL(raw, base);
   } catch {
-    throw new ImageError('unsupported_url', 'The gateway returned an image link that is not a valid URL.');
+    throw new ImageError(
+      'unsupported_url',
+      l10n.t('The gateway returned an image link that is not a valid URL.'),
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ImageError(
       'unsupported_url',
-      `The gateway returned an image link with an unsupported scheme (${url.protocol}).`,
+      l10n.t('The gateway returned an image link with an unsupported scheme ({0}).', url.protocol),
     );
   }
   return url;
@@ -116,12 +120,12 @@ async function downloadImage(link: string, ctx: ImageContext): Promise<Uint8Arra
         if (!target)
           throw new ImageError(
             'download_failed',
-            `The image link answered ${exchange.status} without a location.`,
+            l10n.t('The image link answered {0} without a location.', exchange.status),
           );
         if (hop >= MAX_REDIRECTS) {
           throw new ImageError(
             'too_many_redirects',
-            `The image link redirected more than ${MAX_REDIRECTS} times.`,
+            l10n.t('The image link redirected more than {0} times.', MAX_REDIRECTS),
           );
         }
         url = imageLink(target, url);
@@ -132,7 +136,7 @@ async function downloadImage(link: string, ctx: ImageContext): Promise<Uint8Arra
       if (!type.startsWith('image/')) {
         throw new ImageError(
           'not_image',
-          `The image link served ${type || 'no content type'} instead of an image.`,
+          l10n.t('The image link served {0} instead of an image.', type || l10n.t('no content type')),
         );
       }
       const declared = Number(exchange.headers['content-length']);
@@ -155,7 +159,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function streamedImage(b64: string, streamed: readonly Uint8Array[]): Uint8Array | undefined {
   const index = /^#(\d+)$/.exec(b64);
   const bytes = index ? streamed[Number(index[1])] : undefined;
-  if (bytes?.length === 0) throw new MalformedResponseError('The gateway sent an empty image.');
+  if (bytes?.length === 0) throw new MalformedResponseError(l10n.t('The gateway sent an empty image.'));
   return bytes;
 }
 
@@ -165,7 +169,7 @@ async function toImage(
   streamed: readonly Uint8Array[],
 ): Promise<GeneratedImage> {
   if (!isObject(entry))
-    throw new MalformedResponseError('The gateway sent an image entry that is not an object.');
+    throw new MalformedResponseError(l10n.t('The gateway sent an image entry that is not an object.'));
   const b64 = typeof entry.b64_json === 'string' && entry.b64_json ? entry.b64_json : undefined;
   const url = typeof entry.url === 'string' && entry.url ? entry.url : undefined;
   let bytes: Uint8Array;
@@ -173,10 +177,16 @@ async function toImage(
   if (b64) bytes = streamedImage(b64, streamed) ?? decodeBase64Image(b64, ctx.maxImageBytes);
   else if (url && /^data:/i.test(url)) bytes = decodeBase64Image(url, ctx.maxImageBytes);
   else if (url) bytes = await downloadImage(url, ctx);
-  else throw new MalformedResponseError('The gateway sent an image entry with neither b64_json nor url.');
+  else
+    throw new MalformedResponseError(
+      l10n.t('The gateway sent an image entry with neither b64_json nor url.'),
+    );
   const format = detectImageFormat(bytes);
   if (!format)
-    throw new ImageError('unknown_format', 'The gateway sent an image that is not PNG, JPEG or WebP.');
+    throw new ImageError(
+      'unknown_format',
+      l10n.t('The gateway sent an image that is not PNG, JPEG or WebP.'),
+    );
   const image: GeneratedImage = { bytes, format };
   if (typeof entry.revised_prompt === 'string' && entry.revised_prompt)
     image.revisedPrompt = entry.revised_prompt;
@@ -236,13 +246,15 @@ export async function readImageResponse(
     body = JSON.parse(parts.json) as unknown;
   } catch {
     throw new MalformedResponseError(
-      'The gateway answered the image request with something that is not JSON. Check the base URL setting.',
+      l10n.t(
+        'The gateway answered the image request with something that is not JSON. Check the base URL setting.',
+      ),
     );
   }
   if (isObject(body) && body.error !== undefined && body.error !== null && !Array.isArray(body.data)) {
     const info = errorInfoFromJson(body);
-    const said = info.message ? ` Gateway said: ${info.message}` : '';
-    throw new StreamError(`The gateway reported an error instead of images.${said}`, {
+    const what = l10n.t('The gateway reported an error instead of images.');
+    throw new StreamError(info.message ? l10n.t('{0} Gateway said: {1}', what, info.message) : what, {
       code: info.code,
       type: info.type,
     });
@@ -257,7 +269,7 @@ export async function imagesFromResult(
   streamed: readonly Uint8Array[] = [],
 ): Promise<ImageGenerationResult> {
   if (!isObject(body) || !Array.isArray(body.data) || body.data.length === 0) {
-    throw new MalformedResponseError('The gateway answered without any images. Try again.');
+    throw new MalformedResponseError(l10n.t('The gateway answered without any images. Try again.'));
   }
   // One failure stops the other downloads (Promise.all reports that first failure, not the aborts it
   // causes); the caller's abort stops them all.

@@ -1,5 +1,6 @@
 /** Maps socket-level failures and the client's own timers to typed errors with advice. */
 
+import * as l10n from '@vscode/l10n';
 import { ConnectionError, type GatewayError, TimeoutError, type TimeoutPhase, redactSecret } from './errors';
 
 export interface NetworkContext {
@@ -24,17 +25,26 @@ function errorCode(e: unknown): string {
 }
 
 function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+  return ms < 1000 ? l10n.t('{0} ms', ms) : l10n.t('{0} s', Math.round(ms / 1000));
 }
 
 /** The TimeoutError for a phase; only a connect time-out is retryable (nothing was sent). */
 export function timeoutError(phase: TimeoutPhase, ctx: NetworkContext, cause?: unknown): TimeoutError {
   const message =
     phase === 'connect'
-      ? `Connecting to the gateway at ${ctx.origin} timed out. Check the base URL, your network and proxy settings.`
+      ? l10n.t(
+          'Connecting to the gateway at {0} timed out. Check the base URL, your network and proxy settings.',
+          ctx.origin,
+        )
       : phase === 'first_byte'
-        ? `The gateway did not start answering within ${duration(ctx.firstByteMs)}. Try again, or raise the time-out in the settings.`
-        : `The gateway sent nothing for ${duration(ctx.idleMs)} in the middle of the answer. Try again, or raise the idle time-out in the settings.`;
+        ? l10n.t(
+            'The gateway did not start answering within {0}. Try again, or raise the time-out in the settings.',
+            duration(ctx.firstByteMs),
+          )
+        : l10n.t(
+            'The gateway sent nothing for {0} in the middle of the answer. Try again, or raise the idle time-out in the settings.',
+            duration(ctx.idleMs),
+          );
   return new TimeoutError(phase, message, { cause, retryable: phase === 'connect' });
 }
 
@@ -46,24 +56,40 @@ export function networkError(e: unknown, ctx: NetworkContext): GatewayError {
   if (TLS_CODES.test(code)) {
     // Certificates do not fix themselves between attempts: no retry.
     return new ConnectionError(
-      `The secure connection to ${ctx.origin} failed (${code}). Check the base URL, proxy and certificate settings.`,
+      l10n.t(
+        'The secure connection to {0} failed ({1}). Check the base URL, proxy and certificate settings.',
+        ctx.origin,
+        code,
+      ),
       { cause: e, code },
     );
   }
   if (ctx.bodyStarted) {
     return new ConnectionError(
-      `The connection to ${ctx.origin} broke while the answer was arriving (${detail}). Try again.`,
+      l10n.t(
+        'The connection to {0} broke while the answer was arriving ({1}). Try again.',
+        ctx.origin,
+        detail,
+      ),
       { cause: e, code: code || undefined },
     );
   }
   if (ctx.responded) {
     return new ConnectionError(
-      `The gateway at ${ctx.origin} closed the connection before sending an answer (${detail}). Try again.`,
+      l10n.t(
+        'The gateway at {0} closed the connection before sending an answer ({1}). Try again.',
+        ctx.origin,
+        detail,
+      ),
       { cause: e, code: code || undefined, retryable: true },
     );
   }
   return new ConnectionError(
-    `Could not reach the gateway at ${ctx.origin} (${detail}). Check the base URL, your network and proxy settings.`,
+    l10n.t(
+      'Could not reach the gateway at {0} ({1}). Check the base URL, your network and proxy settings.',
+      ctx.origin,
+      detail,
+    ),
     { cause: e, code: code || undefined, retryable: true },
   );
 }

@@ -1,5 +1,6 @@
 /** Reads a chat-completions response body (SSE, or JSON when the server ignored `stream`) into StreamEvents. */
 
+import * as l10n from '@vscode/l10n';
 import { type EventSourceMessage, createParser } from 'eventsource-parser';
 import { CompletionAssembler } from './assembler';
 import {
@@ -106,7 +107,7 @@ export class ChatStreamReader {
       const format = answerFormat(contentType, first);
       if (format === 'html') {
         throw new MalformedResponseError(
-          'The gateway answered with a web page instead of a stream. Check the base URL setting.',
+          l10n.t('The gateway answered with a web page instead of a stream. Check the base URL setting.'),
         );
       }
       if (format === 'json') yield* readJsonInsteadOfSse(first, reader, this.assembler, this.options);
@@ -149,7 +150,9 @@ export class ChatStreamReader {
     yield* assembler.flush();
     if (!this.done && !assembler.finishReason) {
       throw new TruncatedStreamError(
-        'The answer was cut off: the stream ended before the gateway said it was complete. Try again.',
+        l10n.t(
+          'The answer was cut off: the stream ended before the gateway said it was complete. Try again.',
+        ),
       );
     }
     yield* assembler.closing();
@@ -202,7 +205,9 @@ function eventsOf({ message, atEof }: Received, assembler: CompletionAssembler):
   } catch {
     if (atEof) return NO_EVENTS; // Cut off mid-event: reported as truncation afterwards.
     if (message.event !== 'error')
-      throw new MalformedResponseError('The gateway sent a stream chunk that is not valid JSON. Try again.');
+      throw new MalformedResponseError(
+        l10n.t('The gateway sent a stream chunk that is not valid JSON. Try again.'),
+      );
     parsed = data;
   }
   return assembler.acceptChunk(parsed, message.event);
@@ -221,7 +226,7 @@ async function* readJsonInsteadOfSse(
     for (let bytes = first; bytes; bytes = await reader.read()) {
       size += bytes.length;
       if (size > limit)
-        throw new MalformedResponseError('The gateway answer is larger than the client accepts.');
+        throw new MalformedResponseError(l10n.t('The gateway answer is larger than the client accepts.'));
       parts.push(bytes);
     }
   } catch (e) {
@@ -231,7 +236,7 @@ async function* readJsonInsteadOfSse(
   try {
     parsed = JSON.parse(new TextDecoder().decode(Buffer.concat(parts, size)));
   } catch {
-    throw new MalformedResponseError('The gateway sent an answer that is not valid JSON. Try again.');
+    throw new MalformedResponseError(l10n.t('The gateway sent an answer that is not valid JSON. Try again.'));
   }
   yield* assembler.acceptCompletion(parsed);
   yield* assembler.flush();
@@ -242,7 +247,7 @@ async function* readJsonInsteadOfSse(
 function streamFailure(e: unknown, secret: string | undefined): GatewayError {
   if (e instanceof ConnectionError) {
     return redactError(
-      new TruncatedStreamError('The connection broke in the middle of the answer. Try again.', {
+      new TruncatedStreamError(l10n.t('The connection broke in the middle of the answer. Try again.'), {
         cause: e,
         code: e.code,
       }),
@@ -252,7 +257,7 @@ function streamFailure(e: unknown, secret: string | undefined): GatewayError {
   if (e instanceof GatewayError) return redactError(e, secret);
   const detail = e instanceof Error ? e.message : String(e);
   return redactError(
-    new MalformedResponseError(`The gateway stream could not be read (${detail}).`, { cause: e }),
+    new MalformedResponseError(l10n.t('The gateway stream could not be read ({0}).', detail), { cause: e }),
     secret,
   );
 }

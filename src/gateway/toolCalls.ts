@@ -4,6 +4,7 @@
  * parsed once the answer is complete.
  */
 
+import * as l10n from '@vscode/l10n';
 import { MalformedResponseError } from './errors';
 
 /** One finished tool call, arguments parsed. */
@@ -62,7 +63,10 @@ export class ToolCallAssembler {
     return ordered.map(([index, call]) => {
       if (!call.name) {
         throw new MalformedResponseError(
-          `The model ${model} sent a tool call without a tool name. Try again, or turn tool calling off (modelGateway.lm.toolCalling).`,
+          l10n.t(
+            'The model {0} sent a tool call without a tool name. Try again, or turn tool calling off (modelGateway.lm.toolCalling).',
+            model,
+          ),
         );
       }
       let input: unknown;
@@ -73,7 +77,11 @@ export class ToolCallAssembler {
       }
       if (!isObject(input)) {
         throw new MalformedResponseError(
-          `The model ${model} called the tool ${call.name} with arguments that are not a JSON object. Try again.`,
+          l10n.t(
+            'The model {0} called the tool {1} with arguments that are not a JSON object. Try again.',
+            model,
+            call.name,
+          ),
         );
       }
       return { id: call.id ?? `call_${index}`, name: call.name, input };

@@ -1,5 +1,6 @@
 /** Client-side checks run before anything is sent, so mistakes surface as clear messages, not gateway 400s. */
 
+import * as l10n from '@vscode/l10n';
 import { ValidationError } from './errors';
 import {
   IMAGE_QUALITIES,
@@ -12,7 +13,7 @@ import {
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 function fail(message: string): never {
-  throw new ValidationError(`Invalid request: ${message}`);
+  throw new ValidationError(l10n.t('Invalid request: {0}', message));
 }
 
 function checkRange(name: string, value: unknown, min: number, max: number): void {

@@ -60,7 +60,9 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
   const proxy = proxySetting || httpProxy || undefined;
   if (proxySetting && !/^https?:\/\//i.test(proxySetting)) {
     problems.push(
-      `modelGateway.network.proxy must be an http(s) URL such as http://proxy:3128; it is ignored.`,
+      vscode.l10n.t(
+        'modelGateway.network.proxy must be an http(s) URL such as http://proxy:3128; it is ignored.',
+      ),
     );
   }
   const headers = validateCustomHeaders(c.get<unknown>('network.headers', {}));
@@ -102,6 +104,13 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
   };
 }
 
+/** What a number setting must be, in words. */
+function rangeText(integer: boolean, min: number, max: number): string {
+  return integer
+    ? vscode.l10n.t('a whole number from {0} to {1}', min, max)
+    : vscode.l10n.t('a number from {0} to {1}', min, max);
+}
+
 /** Reads one setting at a time, recording a problem and returning the default for a bad value. */
 class SettingReader {
   constructor(
@@ -110,27 +119,34 @@ class SettingReader {
   ) {}
 
   private bad(key: string, expected: string, fallback: unknown): void {
-    this.problems.push(`modelGateway.${key} must be ${expected}; using ${JSON.stringify(fallback)} instead.`);
+    this.problems.push(
+      vscode.l10n.t(
+        'modelGateway.{0} must be {1}; using {2} instead.',
+        key,
+        expected,
+        JSON.stringify(fallback),
+      ),
+    );
   }
 
   string(key: string, fallback: string): string {
     const v = this.c.get<unknown>(key, fallback);
     if (typeof v === 'string') return v;
-    this.bad(key, 'a string', fallback);
+    this.bad(key, vscode.l10n.t('a string'), fallback);
     return fallback;
   }
 
   boolean(key: string, fallback: boolean): boolean {
     const v = this.c.get<unknown>(key, fallback);
     if (typeof v === 'boolean') return v;
-    this.bad(key, 'true or false', fallback);
+    this.bad(key, vscode.l10n.t('true or false'), fallback);
     return fallback;
   }
 
   url(key: string, fallback: string): string {
     const v = this.string(key, fallback).trim();
     if (isHttpUrl(v)) return v;
-    this.bad(key, 'an http:// or https:// URL', fallback);
+    this.bad(key, vscode.l10n.t('an http:// or https:// URL'), fallback);
     return fallback;
   }
 
@@ -140,7 +156,7 @@ class SettingReader {
     const integer = isInteger(key);
     const v = this.c.get<unknown>(key, fallback);
     if (inRange(v, min, max, integer)) return v;
-    this.bad(key, `${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`, fallback);
+    this.bad(key, rangeText(integer, min, max), fallback);
     return fallback;
   }
 
@@ -151,7 +167,7 @@ class SettingReader {
     const v = this.c.get<unknown>(key, null);
     if (v === null || v === undefined) return undefined;
     if (inRange(v, min, max, integer)) return v;
-    this.bad(key, `null or ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`, null);
+    this.bad(key, vscode.l10n.t('null or {0}', rangeText(integer, min, max)), null);
     return undefined;
   }
 
@@ -160,7 +176,7 @@ class SettingReader {
     if (Array.isArray(v) && v.every((s) => typeof s === 'string')) {
       return v.map((s: string) => s.trim()).filter((s) => s.length > 0);
     }
-    this.bad(key, 'a list of strings', []);
+    this.bad(key, vscode.l10n.t('a list of strings'), []);
     return [];
   }
 
@@ -169,7 +185,7 @@ class SettingReader {
     const { enum: allowed, default: fallback } = SETTINGS[key];
     const v = this.c.get<unknown>(key, fallback);
     if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as typeof fallback;
-    this.bad(key, `one of ${allowed.join(', ')}`, fallback);
+    this.bad(key, vscode.l10n.t('one of {0}', allowed.join(', ')), fallback);
     return fallback;
   }
 }

@@ -29,9 +29,11 @@ export class ConfigState implements vscode.Disposable {
     this.warned = new Set(problems);
     for (const problem of fresh) {
       this.log.warn(`Setting problem: ${problem}`);
-      void vscode.window.showWarningMessage(`Model Gateway: ${problem}`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
-      });
+      void vscode.window
+        .showWarningMessage(vscode.l10n.t('Model Gateway: {0}', problem), vscode.l10n.t('Open Settings'))
+        .then((choice) => {
+          if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway');
+        });
     }
     return config;
   }

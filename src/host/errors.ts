@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isGatewayError, type GatewayError } from '../gateway';
 import type { TurnError } from '../chat/types';
-import { SET_API_KEY } from './gatewayService';
+import { setApiKeyLabel } from './gatewayService';
 
 /** The next step each kind of gateway error suggests (a refused connection: check the base URL). */
 const ERROR_ACTIONS: Partial<Record<GatewayError['kind'], TurnError['action']>> = {
@@ -15,8 +15,6 @@ const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH
 function unreachable(error: GatewayError): boolean {
   return error.kind === 'connection' && UNREACHABLE.test(error.code ?? '');
 }
-
-const OPEN_SETTINGS = 'Open Settings';
 
 /** Opens the Settings editor on `modelGateway.baseUrl`, where a refused connection is fixed. */
 export async function openBaseUrlSetting(): Promise<void> {
@@ -38,7 +36,9 @@ export function describeError(error: unknown): TurnError {
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { message: `Unexpected error: ${message}. See 'Model Gateway: Show Log' for details.` };
+  return {
+    message: vscode.l10n.t("Unexpected error: {0}. See 'Model Gateway: Show Log' for details.", message),
+  };
 }
 
 /**
@@ -52,18 +52,25 @@ export async function showError(
 ): Promise<void> {
   if (isUserAbort(error)) return;
   const described = describeError(error);
-  const text = [prefix, described.message, described.requestId ? `(Request ID: ${described.requestId})` : '']
+  const text = [
+    prefix,
+    described.message,
+    described.requestId ? vscode.l10n.t('(Request ID: {0})', described.requestId) : '',
+  ]
     .filter(Boolean)
     .join(' ');
   log.error(`Shown to the user: ${text}`);
+  const setKey = setApiKeyLabel();
+  const openSettings = vscode.l10n.t('Open Settings');
+  const showLog = vscode.l10n.t('Show Log');
   const actions =
     described.action === 'setApiKey'
-      ? [SET_API_KEY, 'Show Log']
+      ? [setKey, showLog]
       : described.action === 'openSettings'
-        ? [OPEN_SETTINGS, 'Show Log']
-        : ['Show Log'];
+        ? [openSettings, showLog]
+        : [showLog];
   const choice = await vscode.window.showErrorMessage(text, ...actions);
-  if (choice === SET_API_KEY) await vscode.commands.executeCommand('modelGateway.setApiKey');
-  if (choice === OPEN_SETTINGS) await openBaseUrlSetting();
-  if (choice === 'Show Log') await vscode.commands.executeCommand('modelGateway.showLog');
+  if (choice === setKey) await vscode.commands.executeCommand('modelGateway.setApiKey');
+  if (choice === openSettings) await openBaseUrlSetting();
+  if (choice === showLog) await vscode.commands.executeCommand('modelGateway.showLog');
 }

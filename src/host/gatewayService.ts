@@ -54,13 +54,16 @@ export class GatewayService implements vscode.Disposable {
   async requireKey(): Promise<string | undefined> {
     const key = await this.keys.get();
     if (key) return key;
+    const setKey = setApiKeyLabel();
     void vscode.window
       .showErrorMessage(
-        'Model Gateway has no API key. Set one to use the gateway (it is kept in VS Code SecretStorage).',
-        SET_API_KEY,
+        vscode.l10n.t(
+          'Model Gateway has no API key. Set one to use the gateway (it is kept in VS Code SecretStorage).',
+        ),
+        setKey,
       )
       .then((choice) => {
-        if (choice === SET_API_KEY) void vscode.commands.executeCommand('modelGateway.setApiKey');
+        if (choice === setKey) void vscode.commands.executeCommand('modelGateway.setApiKey');
       });
     return undefined;
   }
@@ -71,4 +74,5 @@ export class GatewayService implements vscode.Disposable {
   }
 }
 
-export const SET_API_KEY = 'Set API Key';
+/** The label of the buttons that run Set API Key. */
+export const setApiKeyLabel = (): string => vscode.l10n.t('Set API Key');

@@ -3,7 +3,7 @@ import type { RequestLogEntry } from '../gateway/types';
 
 /** Creates the "Model Gateway" log channel. */
 export function createLog(): vscode.LogOutputChannel {
-  return vscode.window.createOutputChannel('Model Gateway', { log: true });
+  return vscode.window.createOutputChannel('Model Gateway', { log: true }); // l10n-exempt: the product's name;
 }
 
 /** Writes one gateway request line; never the key, never the prompt. */

@@ -5,7 +5,7 @@ import { isGatewayError } from '../gateway';
 import type { ModelInfo } from '../gateway/models';
 import type { ApiKeyStore } from './apiKey';
 import type { ConfigState } from './configState';
-import { SET_API_KEY, type GatewayService } from './gatewayService';
+import { setApiKeyLabel, type GatewayService } from './gatewayService';
 
 /** globalState key of the discovered lists, one per base URL. */
 const CACHE_KEY = 'modelGateway.discoveredModels';
@@ -82,7 +82,7 @@ export class ModelDirectory implements vscode.Disposable {
     const baseUrl = this.config.current.baseUrl;
     if (!(await this.gatewayKey())) {
       this.log.info('Model discovery skipped: no API key is set.');
-      return { source: 'catalogue', listed: 0, problem: 'No API key is set.' };
+      return { source: 'catalogue', listed: 0, problem: vscode.l10n.t('No API key is set.') };
     }
     let outcome: RefreshOutcome;
     let models: DiscoveredModel[] | undefined;
@@ -100,7 +100,10 @@ export class ModelDirectory implements vscode.Disposable {
       if (status === 401 || status === 403) this.offerSetKey(message);
       else if (options.interactive) {
         void vscode.window.showInformationMessage(
-          `Model Gateway: the server did not list its models, so the built-in catalogue is used. ${message}`,
+          vscode.l10n.t(
+            'Model Gateway: the server did not list its models, so the built-in catalogue is used. {0}',
+            message,
+          ),
         );
       }
     }
@@ -120,10 +123,14 @@ export class ModelDirectory implements vscode.Disposable {
   }
 
   private offerSetKey(message: string): void {
+    const setKey = setApiKeyLabel();
     void vscode.window
-      .showErrorMessage(`Model Gateway could not list the server's models: ${message}`, SET_API_KEY)
+      .showErrorMessage(
+        vscode.l10n.t("Model Gateway could not list the server's models: {0}", message),
+        setKey,
+      )
       .then((choice) => {
-        if (choice === SET_API_KEY) void vscode.commands.executeCommand('modelGateway.setApiKey');
+        if (choice === setKey) void vscode.commands.executeCommand('modelGateway.setApiKey');
       });
   }
 
@@ -152,7 +159,7 @@ export function registerModelDiscovery(context: vscode.ExtensionContext, directo
       const outcome = await directory.refresh({ interactive: true });
       if (outcome.source === 'server') {
         vscode.window.setStatusBarMessage(
-          `Model Gateway: the server lists ${outcome.listed} model(s).`,
+          vscode.l10n.t('Model Gateway: the server lists {0} model(s).', outcome.listed),
           5000,
         );
       }

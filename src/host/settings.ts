@@ -49,6 +49,7 @@ export const SETTINGS = {
   'chat.stop': { default: [], maxItems: 4 },
   'chat.systemPrompt': {
     default:
+      // l10n-exempt: read by the model (and package.json holds the same default)
       'You are a helpful coding assistant inside VS Code. Answer concisely and use Markdown; put code in fenced blocks with a language tag.',
   },
   'chat.suggestCurrentFile': { default: true },

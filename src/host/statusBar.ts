@@ -14,7 +14,7 @@ export function registerStatusBar(
   directory: ModelDirectory,
 ): void {
   const item = vscode.window.createStatusBarItem('modelGateway.model', vscode.StatusBarAlignment.Right, 100);
-  item.name = 'Model Gateway Model';
+  item.name = vscode.l10n.t('Model Gateway Model');
   item.command = 'modelGateway.selectModel';
   const update = (config: ExtensionConfig): void => {
     const emulatorUrl = process.env.MODEL_GATEWAY_EMULATOR_URL;
@@ -22,18 +22,32 @@ export function registerStatusBar(
     const model = config.chat.model;
     const name = readableModelName(model);
     const info = directory.find(model);
-    const about = info ? ` ${modelNote(info)}.` : ' Neither the catalogue nor the server lists this model.';
-    item.text = `$(comment-discussion) ${name}${onEmulator ? ' (emulator)' : ''}`;
+    const about = info
+      ? ` ${modelNote(info)}.`
+      : ` ${vscode.l10n.t('Neither the catalogue nor the server lists this model.')}`;
+    item.text = `$(comment-discussion) ${onEmulator ? vscode.l10n.t('{0} (emulator)', name) : name}`;
     // Screen readers get plain words, not the codicon name or the tooltip's Markdown.
     item.accessibilityInformation = {
-      label: `Model Gateway model: ${name}${onEmulator ? ', emulator' : ''}`,
+      label: onEmulator
+        ? vscode.l10n.t('Model Gateway model: {0}, emulator', name)
+        : vscode.l10n.t('Model Gateway model: {0}', name),
       role: 'button',
     };
+    const gateway = onEmulator
+      ? vscode.l10n.t('Gateway: `{0}` — the local gateway emulator', config.baseUrl)
+      : vscode.l10n.t('Gateway: `{0}`', config.baseUrl);
     item.tooltip = new vscode.MarkdownString(
-      `**Model Gateway**\n\nDefault model: ${name} (\`${model}\`), for new chats, Generate Code and ` +
-        `Explain Selection.${about} A chat keeps its own model: see its Model menu.\n\nGateway: \`${config.baseUrl}\`${
-          onEmulator ? ' — the local gateway emulator' : ''
-        }\n\nClick to change the default model.`,
+      [
+        '**Model Gateway**',
+        vscode.l10n.t(
+          'Default model: {0} (`{1}`), for new chats, Generate Code and Explain Selection.{2} A chat keeps its own model: see its Model menu.',
+          name,
+          model,
+          about,
+        ),
+        gateway,
+        vscode.l10n.t('Click to change the default model.'),
+      ].join('\n\n'),
     );
   };
   update(getConfig());

@@ -13,9 +13,9 @@ export function confirmInStatusBar(text: string, command: vscode.Command): void 
     vscode.StatusBarAlignment.Left,
     1000,
   );
-  item.name = 'Model Gateway Confirmation';
+  item.name = vscode.l10n.t('Model Gateway Confirmation');
   item.text = `$(check) ${text} — ${command.title}`;
-  item.tooltip = `${text}. Click: ${command.title}`;
+  item.tooltip = vscode.l10n.t('{0}. Click: {1}', text, command.title);
   item.accessibilityInformation = { label: `${text}. ${command.title}`, role: 'button' };
   item.command = command;
   item.show();

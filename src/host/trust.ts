@@ -11,13 +11,14 @@ const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
  */
 export async function requireTrust(action: string): Promise<boolean> {
   if (vscode.workspace.isTrusted) return true;
-  const manage = 'Manage Workspace Trust';
+  const manage = vscode.l10n.t('Manage Workspace Trust');
   const choice = await vscode.window.showWarningMessage(
-    `${action} changes files in this workspace, so it needs a trusted workspace.`,
+    vscode.l10n.t('{0} changes files in this workspace, so it needs a trusted workspace.', action),
     {
       modal: true,
-      detail:
+      detail: vscode.l10n.t(
         'This window is in Restricted Mode. Chat and Explain Selection work here; trust the folder to generate code, apply edits or save images, then run the command again.',
+      ),
     },
     manage,
   );

@@ -5,6 +5,7 @@
  * setting such as `a\..\..\b` that is harmless on Linux escapes the workspace on Windows. The
  * filesystem part (symlinks) is left to the host, which calls `isInside` on real paths.
  */
+import * as l10n from '@vscode/l10n';
 import { isWindowsReservedName } from './naming';
 
 /** The folder as normalised segments relative to the workspace root, or why it is refused. */
@@ -26,13 +27,16 @@ const refuse = (reason: string): SafePathResult => ({ ok: false, reason });
  * lies inside the root. An empty setting means the root itself (`segments: []`).
  */
 export function resolveInsideWorkspace(workspaceRoot: string, folderSetting: string): SafePathResult {
-  if (folderSetting.includes('\0')) return refuse('The folder contains a NUL character.');
+  if (folderSetting.includes('\0')) return refuse(l10n.t('The folder contains a NUL character.'));
   const setting = folderSetting.trim().replace(/^\$\{workspaceFolder\}(?=[\\/]|$)[\\/]*/, '');
   const path = setting.replace(/\\/g, '/');
   if (path === '') return { ok: true, segments: [] };
   if (/^[A-Za-z]:(?!\/)/.test(path)) {
     return refuse(
-      `"${folderSetting}" is relative to a drive's current folder; use a path inside the workspace.`,
+      l10n.t(
+        '"{0}" is relative to a drive\'s current folder; use a path inside the workspace.',
+        folderSetting,
+      ),
     );
   }
   if (path.startsWith('/') || /^[A-Za-z]:\//.test(path))
@@ -42,13 +46,15 @@ export function resolveInsideWorkspace(workspaceRoot: string, folderSetting: str
 
 function relativeSegments(path: string, original: string): SafePathResult {
   const parts = path.replace(/\/+$/, '').split('/');
-  if (parts[0] === '~') return refuse(`"${original}": "~" is not expanded; use a path inside the workspace.`);
+  if (parts[0] === '~')
+    return refuse(l10n.t('"{0}": "~" is not expanded; use a path inside the workspace.', original));
   const segments: string[] = [];
   for (const part of parts) {
-    if (part === '') return refuse(`"${original}" contains an empty path segment.`);
+    if (part === '') return refuse(l10n.t('"{0}" contains an empty path segment.', original));
     if (part === '.') continue;
     if (part === '..') {
-      if (segments.length === 0) return refuse(`"${original}" points outside the workspace folder.`);
+      if (segments.length === 0)
+        return refuse(l10n.t('"{0}" points outside the workspace folder.', original));
       segments.pop();
       continue;
     }
@@ -62,9 +68,10 @@ function relativeSegments(path: string, original: string): SafePathResult {
 function absoluteInside(workspaceRoot: string, path: string, original: string): SafePathResult {
   const root = parseAbsolute(workspaceRoot);
   const candidate = parseAbsolute(path);
-  if (!root || !candidate) return refuse(`"${original}" is not a path this workspace can use.`);
+  if (!root || !candidate) return refuse(l10n.t('"{0}" is not a path this workspace can use.', original));
   const rest = relativeTo(root, candidate);
-  if (!rest) return refuse(`"${original}" is outside the workspace folder; choose a folder inside it.`);
+  if (!rest)
+    return refuse(l10n.t('"{0}" is outside the workspace folder; choose a folder inside it.', original));
   for (const segment of rest) {
     const problem = segmentProblem(segment);
     if (problem) return refuse(`"${original}": ${problem}`);
@@ -75,13 +82,14 @@ function absoluteInside(workspaceRoot: string, path: string, original: string): 
 /** Why one path segment is unsafe to create on some OS, or undefined when it is fine. */
 function segmentProblem(segment: string): string | undefined {
   if (Array.from(segment).some((c) => c.charCodeAt(0) < 0x20))
-    return `"${segment}" contains a control character.`;
+    return l10n.t('"{0}" contains a control character.', segment);
   // ':' also opens NTFS alternate data streams (`folder:stream`).
   if (/[<>:"|?*]/.test(segment))
-    return `"${segment}" contains a character Windows does not allow (< > : " | ? *).`;
-  if (/[. ]$/.test(segment)) return `"${segment}" ends with a dot or space, which Windows silently drops.`;
-  if (isWindowsReservedName(segment)) return `"${segment}" is a reserved device name on Windows.`;
-  if (segment.length > 255) return `"${segment.slice(0, 20)}…" is longer than 255 characters.`;
+    return l10n.t('"{0}" contains a character Windows does not allow (< > : " | ? *).', segment);
+  if (/[. ]$/.test(segment))
+    return l10n.t('"{0}" ends with a dot or space, which Windows silently drops.', segment);
+  if (isWindowsReservedName(segment)) return l10n.t('"{0}" is a reserved device name on Windows.', segment);
+  if (segment.length > 255) return l10n.t('"{0}…" is longer than 255 characters.', segment.slice(0, 20));
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 /** Parsing of the chat composer's `/image <prompt> [--size …] [--quality …] [--n …] [--format …]` command. */
+import * as l10n from '@vscode/l10n';
 import {
   IMAGE_QUALITIES,
   IMAGE_RESPONSE_FORMATS,
@@ -60,7 +61,7 @@ const list = (values: readonly string[]): string => values.join(', ');
  */
 export function parseSlashImage(text: string): SlashImageParse {
   const match = /^\s*\/image(?:\s+|$)([\s\S]*)$/.exec(text);
-  if (!match) return { ok: false, message: `Not an image command. Usage: ${SLASH_IMAGE_USAGE}` };
+  if (!match) return { ok: false, message: l10n.t('Not an image command. Usage: {0}', SLASH_IMAGE_USAGE) };
   const overrides: ImageOverrides = {};
   const seen = new Set<string>();
   const words: string[] = [];
@@ -77,7 +78,11 @@ export function parseSlashImage(text: string): SlashImageParse {
     if (!(name in OPTIONS)) {
       return {
         ok: false,
-        message: `Unknown option "--${name}". Valid options: ${OPTION_NAMES.map((n) => `--${n}`).join(', ')}.`,
+        message: l10n.t(
+          'Unknown option "--{0}". Valid options: {1}.',
+          name,
+          OPTION_NAMES.map((n) => `--${n}`).join(', '),
+        ),
       };
     }
     const spec = OPTIONS[name as OptionName];
@@ -97,11 +102,16 @@ export function parseSlashImage(text: string): SlashImageParse {
     spec.set(overrides, value);
   }
   const prompt = words.join('').trim();
-  if (!prompt) return { ok: false, message: `Describe the image after /image. Usage: ${SLASH_IMAGE_USAGE}` };
+  if (!prompt)
+    return { ok: false, message: l10n.t('Describe the image after /image. Usage: {0}', SLASH_IMAGE_USAGE) };
   if (prompt.length > MAX_PROMPT_LENGTH) {
     return {
       ok: false,
-      message: `The prompt is ${prompt.length.toLocaleString('en-US')} characters; the most is ${MAX_PROMPT_LENGTH.toLocaleString('en-US')}.`,
+      message: l10n.t(
+        'The prompt is {0} characters; the most is {1}.',
+        prompt.length.toLocaleString('en-US'),
+        MAX_PROMPT_LENGTH.toLocaleString('en-US'),
+      ),
     };
   }
   return { ok: true, prompt, overrides };

@@ -1,4 +1,5 @@
 /** Checks of image generation options (from settings or a picker) with messages a user can act on. */
+import * as l10n from '@vscode/l10n';
 import {
   IMAGE_QUALITIES,
   IMAGE_RESPONSE_FORMATS,
@@ -52,32 +53,43 @@ export function validateImageOptions(input: ImageOptionsInput): ImageOptionsVali
     if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_IMAGES_PER_REQUEST) options.n = n;
     else
       errors.push(
-        `The number of images must be a whole number from 1 to ${MAX_IMAGES_PER_REQUEST} (got ${show(n)}).`,
+        l10n.t(
+          'The number of images must be a whole number from 1 to {0} (got {1}).',
+          MAX_IMAGES_PER_REQUEST,
+          show(n),
+        ),
       );
   }
   if (size !== undefined) {
     if (isImageSize(size)) options.size = size;
-    else errors.push(`Image size ${show(size)} is not supported. Use one of: ${IMAGE_SIZES.join(', ')}.`);
+    else
+      errors.push(
+        l10n.t('Image size {0} is not supported. Use one of: {1}.', show(size), IMAGE_SIZES.join(', ')),
+      );
   }
   if (quality !== undefined) {
     if (isImageQuality(quality)) options.quality = quality;
     else
       errors.push(
-        `Image quality ${show(quality)} is not supported. Use one of: ${IMAGE_QUALITIES.join(', ')}.`,
+        l10n.t(
+          'Image quality {0} is not supported. Use one of: {1}.',
+          show(quality),
+          IMAGE_QUALITIES.join(', '),
+        ),
       );
   }
   if (format !== undefined) {
     if (isImageResponseFormat(format)) options.response_format = format;
-    else errors.push(`Response format ${show(format)} is not supported. Use "url" or "b64_json".`);
+    else errors.push(l10n.t('Response format {0} is not supported. Use "url" or "b64_json".', show(format)));
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, options };
 }
 
 /** An error message for an unusable prompt, or undefined when it is fine (fits `showInputBox.validateInput`). */
 export function validateImagePrompt(prompt: string): string | undefined {
-  if (!prompt.trim()) return 'Describe the image to generate.';
+  if (!prompt.trim()) return l10n.t('Describe the image to generate.');
   if (prompt.length > MAX_PROMPT_LENGTH) {
-    return `The prompt is ${prompt.length} characters long; the limit is ${MAX_PROMPT_LENGTH}.`;
+    return l10n.t('The prompt is {0} characters long; the limit is {1}.', prompt.length, MAX_PROMPT_LENGTH);
   }
   return undefined;
 }

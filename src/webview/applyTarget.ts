@@ -4,6 +4,7 @@
  * first comment line. The host checks that the file exists and otherwise uses the active editor's file, and
  * the tooltip says so.
  */
+import * as l10n from '@vscode/l10n';
 import { blockTarget } from '../review/blockTarget';
 import { blockCode } from './codeBlock';
 import { md } from './markdown';
@@ -29,8 +30,11 @@ export function applyTargetOf(block: HTMLElement, sourceOf: SourceOf): string | 
 /** The tooltip of an Apply button: the file it will change. */
 export function applyTooltip(target: string | undefined): string {
   return target
-    ? `Apply to ${target} (or to the active editor's file if ${target} is not in the workspace), with a review`
-    : "Apply to the active editor's file, with a review";
+    ? l10n.t(
+        "Apply to {0} (or to the active editor's file if {0} is not in the workspace), with a review",
+        target,
+      )
+    : l10n.t("Apply to the active editor's file, with a review");
 }
 
 /** Names the target in the tooltip of the Apply button under the pointer or focus, as it is about to show. */

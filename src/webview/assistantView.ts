@@ -1,4 +1,5 @@
 /** An assistant turn: thinking, the streamed answer, end-of-answer notes, usage, Copy and Regenerate. */
+import * as l10n from '@vscode/l10n';
 import type { AssistantTurn, TurnError } from '../chat/types';
 import type { HostToWebview } from '../protocol';
 import { h, iconButton } from './dom';
@@ -46,9 +47,11 @@ export class AssistantMessageView implements TurnView {
         durationMs: turn.reasoningMs,
       });
     }
-    this.regenerateButton = iconButton('refresh', 'Regenerate', () => context.post({ type: 'regenerate' }));
+    this.regenerateButton = iconButton('refresh', l10n.t('Regenerate'), () =>
+      context.post({ type: 'regenerate' }),
+    );
     this.regenerateButton.hidden = true;
-    const copy = iconButton('copy', 'Copy message', () =>
+    const copy = iconButton('copy', l10n.t('Copy message'), () =>
       context.post({ type: 'copy', text: this.turn.content }),
     );
     this.extras = h('div', { class: 'turn-extras' });
@@ -57,7 +60,7 @@ export class AssistantMessageView implements TurnView {
       'article',
       {
         role: 'article',
-        'aria-label': `Assistant ${turn.model}`,
+        'aria-label': l10n.t('Assistant {0}', turn.model),
         class: 'turn turn-assistant',
       },
       turnHeader('sparkle', turn.model, h('div', { class: 'turn-actions' })),

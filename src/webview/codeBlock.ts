@@ -1,4 +1,5 @@
 /** Code blocks: a toolbar (copy, insert, replace, new file, apply) around highlighted code; actions read the code at click time. */
+import * as l10n from '@vscode/l10n';
 import type { CodeQuote } from '../chat/types';
 import type { CodeBlockAction, WebviewToHost } from '../protocol';
 import { h, iconButton } from './dom';
@@ -6,13 +7,14 @@ import { highlightCode, languageOf } from './highlight';
 
 type ToolbarAction = CodeBlockAction | 'copy';
 
-const ACTIONS: ReadonlyArray<readonly [ToolbarAction, string, string]> = [
-  ['copy', 'copy', 'Copy'],
-  ['insert', 'insert', 'Insert at cursor'],
-  ['replace', 'replace', 'Replace selection'],
-  ['newFile', 'new-file', 'Open as new file'],
+/** The toolbar's buttons: action, codicon and label (in the display language). */
+const toolbarActions = (): ReadonlyArray<readonly [ToolbarAction, string, string]> => [
+  ['copy', 'copy', l10n.t('Copy')],
+  ['insert', 'insert', l10n.t('Insert at cursor')],
+  ['replace', 'replace', l10n.t('Replace selection')],
+  ['newFile', 'new-file', l10n.t('Open as new file')],
   // The tooltip names the target file once known (applyTarget.ts); the accessible name stays "Apply".
-  ['apply', 'git-pull-request-go-to-changes', 'Apply'],
+  ['apply', 'git-pull-request-go-to-changes', l10n.t('Apply')],
 ];
 
 /** Wraps a `<pre><code>` in a code block with a header (language or title) and action buttons. */
@@ -23,7 +25,8 @@ export function wrapCodeBlock(
   copyOnly = false,
 ): HTMLElement {
   const actions = h('div', { class: 'code-actions' });
-  for (const [action, iconName, label] of copyOnly ? ACTIONS.slice(0, 1) : ACTIONS) {
+  const all = toolbarActions();
+  for (const [action, iconName, label] of copyOnly ? all.slice(0, 1) : all) {
     const button = iconButton(iconName, label);
     button.dataset.codeAction = action;
     actions.append(button);
@@ -34,6 +37,7 @@ export function wrapCodeBlock(
     h(
       'div',
       { class: 'code-toolbar' },
+      // l10n-exempt: 'text' stands where a language id would, like `ts` or `python`
       h('span', { class: 'code-title' }, title ?? (language || 'text')),
       actions,
     ),

@@ -1,4 +1,5 @@
 /** The message box: Enter sends, Shift+Enter breaks the line, Escape stops a running answer. */
+import * as l10n from '@vscode/l10n';
 import { h, icon, iconButton } from './dom';
 
 /** What the composer asks of its owner. */
@@ -33,8 +34,8 @@ export class Composer {
   ) {
     this.textarea = h('textarea', {
       class: 'composer-input',
-      'aria-label': 'Message',
-      placeholder: 'Ask about your code (# to attach context)',
+      'aria-label': l10n.t('Message'),
+      placeholder: l10n.t('Ask about your code (# to attach context)'),
       rows: '1',
       'aria-autocomplete': 'list',
       'aria-haspopup': 'listbox',
@@ -43,15 +44,25 @@ export class Composer {
     this.textarea.value = draft;
     this.sendButton = h(
       'button',
-      { type: 'button', class: 'icon-button send', 'aria-label': 'Send', title: 'Send (Enter)' },
+      {
+        type: 'button',
+        class: 'icon-button send',
+        'aria-label': l10n.t('Send'),
+        title: l10n.t('Send (Enter)'),
+      },
       icon('send'),
     );
     this.stopButton = h(
       'button',
-      { type: 'button', class: 'icon-button stop', 'aria-label': 'Stop', title: 'Stop (Escape)' },
+      {
+        type: 'button',
+        class: 'icon-button stop',
+        'aria-label': l10n.t('Stop'),
+        title: l10n.t('Stop (Escape)'),
+      },
       icon('debug-stop'),
     );
-    this.addContextButton = iconButton('attach', 'Add Context', () => this.insertHash());
+    this.addContextButton = iconButton('attach', l10n.t('Add Context'), () => this.insertHash());
     this.meter = h('span', { class: 'composer-meter', 'aria-live': 'off' });
     this.element = h(
       'div',

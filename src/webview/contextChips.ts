@@ -1,4 +1,5 @@
 /** The composer's attachments as chips, the suggested current file, and the notice line for refusals. */
+import * as l10n from '@vscode/l10n';
 import type { ContextChip } from '../contextProtocol';
 import { h, icon, iconButton } from './dom';
 
@@ -36,7 +37,12 @@ export class ChipTray {
   chips: ContextChip[] = [];
 
   constructor(private readonly handlers: ChipHandlers) {
-    this.element = h('div', { class: 'chip-tray', hidden: true, role: 'list', 'aria-label': 'Attachments' });
+    this.element = h('div', {
+      class: 'chip-tray',
+      hidden: true,
+      role: 'list',
+      'aria-label': l10n.t('Attachments'),
+    });
   }
 
   /** Replaces the chips and the suggestion. */
@@ -56,13 +62,17 @@ export class ChipTray {
   private chip(chip: ContextChip): HTMLElement {
     const open = h(
       'button',
-      { type: 'button', class: 'chip-main', title: `${chip.detail} · about ${chip.tokens} tokens` },
+      {
+        type: 'button',
+        class: 'chip-main',
+        title: l10n.t('{0} · about {1} tokens', chip.detail, chip.tokens),
+      },
       icon(kindIcon(chip.kind)),
       h('span', { class: 'chip-name' }, chip.name),
       h('span', { class: 'chip-tokens' }, formatTokens(chip.tokens)),
     );
     open.addEventListener('click', () => this.handlers.open(chip.id));
-    const remove = iconButton('close', `Remove ${chip.name}`, () => this.handlers.remove(chip.id));
+    const remove = iconButton('close', l10n.t('Remove {0}', chip.name), () => this.handlers.remove(chip.id));
     remove.classList.add('chip-remove');
     return h('div', { class: 'chip', role: 'listitem' }, open, remove);
   }
@@ -73,15 +83,15 @@ export class ChipTray {
       {
         type: 'button',
         class: 'chip-main',
-        'aria-label': `Add ${chip.name} (suggested)`,
-        title: `Suggested: ${chip.detail}. Click to attach it.`,
+        'aria-label': l10n.t('Add {0} (suggested)', chip.name),
+        title: l10n.t('Suggested: {0}. Click to attach it.', chip.detail),
       },
       icon(kindIcon(chip.kind)),
       h('span', { class: 'chip-name' }, chip.name),
       h('span', { class: 'chip-tokens' }, formatTokens(chip.tokens)),
     );
     accept.addEventListener('click', () => this.handlers.accept());
-    const dismiss = iconButton('close', `Dismiss ${chip.name}`, () => this.handlers.dismiss());
+    const dismiss = iconButton('close', l10n.t('Dismiss {0}', chip.name), () => this.handlers.dismiss());
     dismiss.classList.add('chip-remove');
     return h('div', { class: 'chip suggested', role: 'listitem' }, accept, dismiss);
   }
@@ -94,7 +104,7 @@ export class NoticeLine {
 
   constructor() {
     this.text = h('span', { class: 'notice-text' });
-    const close = iconButton('close', 'Dismiss notice', () => this.clear());
+    const close = iconButton('close', l10n.t('Dismiss notice'), () => this.clear());
     this.element = h(
       'div',
       { class: 'notice', role: 'alert', hidden: true },

@@ -1,4 +1,5 @@
 /** The `#` picker: a listbox named "Context" above the composer, driven from the message box's keys. */
+import * as l10n from '@vscode/l10n';
 import type { PickerItem, PickerMode } from '../contextProtocol';
 import { PopupListbox } from './popupListbox';
 
@@ -19,7 +20,7 @@ export class ContextPicker {
     private readonly handlers: PickerHandlers,
     input: HTMLElement,
   ) {
-    this.popup = new PopupListbox(input, { name: 'Context', idPrefix: 'context-list' }, (item) =>
+    this.popup = new PopupListbox(input, { name: l10n.t('Context'), idPrefix: 'context-list' }, (item) =>
       this.handlers.choose(item),
     );
   }
@@ -38,7 +39,7 @@ export class ContextPicker {
     this.mode = mode;
     this.lastQuery = query;
     this.requestId += 1;
-    if (!this.isOpen) this.popup.setItems([], 'Searching…');
+    if (!this.isOpen) this.popup.setItems([], l10n.t('Searching…'));
     this.handlers.query(this.requestId, mode, query);
   }
 
@@ -50,7 +51,10 @@ export class ContextPicker {
   /** Shows the host's answer, if it answers the newest search. */
   results(requestId: number, items: PickerItem[], pending: boolean): void {
     if (requestId !== this.requestId || !this.isOpen) return;
-    this.popup.setItems(items, pending ? 'Searching…' : items.length ? undefined : 'No matches');
+    this.popup.setItems(
+      items,
+      pending ? l10n.t('Searching…') : items.length ? undefined : l10n.t('No matches'),
+    );
   }
 
   /** Arrows move, Enter or Tab chooses, Escape closes; returns true when the key was the picker's. */

@@ -1,9 +1,10 @@
 /** The header: model picker, running token total, New chat and History. */
+import * as l10n from '@vscode/l10n';
 import type { ModelOption } from '../protocol';
 import { h, iconButton } from './dom';
 
 /** The mark of a model that the server's list did not name (the words of issue 18). */
-const NOT_LISTED = 'not listed by the server';
+const notListed = (): string => l10n.t('not listed by the server');
 
 /** What the header asks of its owner. */
 interface HeaderHandlers {
@@ -20,20 +21,24 @@ export class Header {
   private readonly historyButton: HTMLButtonElement;
 
   constructor(handlers: HeaderHandlers) {
-    this.select = h('select', { class: 'model-picker', 'aria-label': 'Model', title: 'Model' });
+    this.select = h('select', {
+      class: 'model-picker',
+      'aria-label': l10n.t('Model'),
+      title: l10n.t('Model'),
+    });
     this.select.addEventListener('change', () => {
       this.showSelectedId();
       handlers.selectModel(this.select.value);
     });
-    this.total = h('span', { class: 'token-total', title: 'Tokens used in this conversation' });
-    this.historyButton = iconButton('history', 'History', () => handlers.toggleHistory());
+    this.total = h('span', { class: 'token-total', title: l10n.t('Tokens used in this conversation') });
+    this.historyButton = iconButton('history', l10n.t('History'), () => handlers.toggleHistory());
     this.historyButton.setAttribute('aria-pressed', 'false');
     this.element = h(
       'header',
       { class: 'header' },
       this.select,
       this.total,
-      iconButton('add', 'New chat', () => handlers.newChat()),
+      iconButton('add', l10n.t('New chat'), () => handlers.newChat()),
       this.historyButton,
     );
   }
@@ -46,8 +51,8 @@ export class Header {
       model.unlisted
         ? h(
             'option',
-            { value: model.id, title: `${model.id} (${NOT_LISTED})` },
-            `${model.label} (${NOT_LISTED})`,
+            { value: model.id, title: `${model.id} (${notListed()})` },
+            `${model.label} (${notListed()})`,
           )
         : h('option', { value: model.id, title: model.id }, model.label);
     const builtIn = models.filter((model) => !model.extra);
@@ -55,8 +60,8 @@ export class Header {
     const children: HTMLElement[] =
       builtIn.length > 0 && extra.length > 0
         ? [
-            h('optgroup', { label: 'Models' }, ...builtIn.map(option)),
-            h('optgroup', { label: 'Extra models' }, ...extra.map(option)),
+            h('optgroup', { label: l10n.t('Models') }, ...builtIn.map(option)),
+            h('optgroup', { label: l10n.t('Extra models') }, ...extra.map(option)),
           ]
         : models.map(option);
     // A conversation may use a model that is no longer offered; show it rather than silently switching.
@@ -70,12 +75,12 @@ export class Header {
 
   /** The select's tooltip names the full id of the chosen model; its accessible name stays "Model". */
   private showSelectedId(): void {
-    this.select.title = this.select.value ? `Model: ${this.select.value}` : 'Model';
+    this.select.title = this.select.value ? l10n.t('Model: {0}', this.select.value) : l10n.t('Model');
   }
 
   /** Shows the conversation's running token total (hidden while zero). */
   setTotal(tokens: number): void {
-    this.total.textContent = tokens > 0 ? `${tokens} tokens` : '';
+    this.total.textContent = tokens > 0 ? l10n.t('{0} tokens', tokens) : '';
     this.total.hidden = tokens === 0;
   }
 

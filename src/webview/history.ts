@@ -1,4 +1,5 @@
 /** The conversation history list: open, rename, export, delete; fully keyboard operable. */
+import * as l10n from '@vscode/l10n';
 import type { ConversationSummary } from '../chat/types';
 import { readableModelName } from '../gateway/modelNames';
 import type { WebviewToHost } from '../protocol';
@@ -20,7 +21,7 @@ function relativeTime(timestamp: number, now = Date.now()): string {
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   }
-  return 'just now';
+  return l10n.t('just now');
 }
 
 /** The history panel, shown instead of the transcript. */
@@ -35,11 +36,11 @@ export class HistoryView {
   ) {
     const headingId = uniqueId('history-heading');
     this.list = h('ul', { class: 'history-list', 'aria-labelledby': headingId });
-    this.empty = h('p', { class: 'history-empty' }, 'No saved conversations yet.');
+    this.empty = h('p', { class: 'history-empty' }, l10n.t('No saved conversations yet.'));
     this.element = h(
       'section',
       { class: 'history', 'aria-labelledby': headingId, hidden: true },
-      h('h2', { id: headingId, class: 'history-heading' }, 'History'),
+      h('h2', { id: headingId, class: 'history-heading' }, l10n.t('History')),
       this.empty,
       this.list,
     );
@@ -71,7 +72,8 @@ export class HistoryView {
       return button;
     };
     const id = summary.id;
-    const turns = `${summary.turnCount} message${summary.turnCount === 1 ? '' : 's'}`;
+    const turns = summary.turnCount === 1 ? l10n.t('1 message') : l10n.t('{0} messages', summary.turnCount);
+    const title = summary.title || l10n.t('Untitled');
     const row = h(
       'li',
       {
@@ -82,11 +84,7 @@ export class HistoryView {
         'div',
         { class: 'history-text' },
         // Two lines, each cut with an ellipsis by CSS; the tooltips hold the whole text.
-        h(
-          'span',
-          { class: 'history-title', id: titleId, title: summary.title || 'Untitled' },
-          summary.title || 'Untitled',
-        ),
+        h('span', { class: 'history-title', id: titleId, title }, title),
         h(
           'span',
           {
@@ -99,10 +97,10 @@ export class HistoryView {
       h(
         'div',
         { class: 'history-actions' },
-        action('go-to-file', 'Open', { type: 'openConversation', id }),
-        action('edit', 'Rename', { type: 'renameConversation', id }),
-        action('export', 'Export', { type: 'exportConversation', id }),
-        action('trash', 'Delete', { type: 'deleteConversation', id }),
+        action('go-to-file', l10n.t('Open'), { type: 'openConversation', id }),
+        action('edit', l10n.t('Rename'), { type: 'renameConversation', id }),
+        action('export', l10n.t('Export'), { type: 'exportConversation', id }),
+        action('trash', l10n.t('Delete'), { type: 'deleteConversation', id }),
       ),
     );
     // Mouse users can click anywhere on the row; keyboard users have the Open button.

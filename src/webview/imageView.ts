@@ -3,17 +3,19 @@
  * thumbnail per saved image, loaded from the file through its webview resource URI (the browser downscales and
  * decodes asynchronously), with the revised prompt, size, quality and the image's buttons beside it.
  */
+import * as l10n from '@vscode/l10n';
 import type { ImageTurn } from '../chat/types';
 import type { ImageAction } from '../protocol';
 import { h, icon, textButton } from './dom';
 import { turnHeader, type TurnContext, type TurnView } from './messageView';
 import { errorBox } from './turnStatus';
 
-const ACTIONS: Array<{ action: Exclude<ImageAction, 'regenerate'>; label: string; icon: string }> = [
-  { action: 'open', label: 'Open Image', icon: 'go-to-file' },
-  { action: 'reveal', label: 'Reveal in Explorer', icon: 'folder-opened' },
-  { action: 'copyPath', label: 'Copy Path', icon: 'copy' },
-  { action: 'insertLink', label: 'Insert Markdown Link', icon: 'markdown' },
+/** The buttons beside each image, labelled in the display language. */
+const actions = (): Array<{ action: Exclude<ImageAction, 'regenerate'>; label: string; icon: string }> => [
+  { action: 'open', label: l10n.t('Open Image'), icon: 'go-to-file' },
+  { action: 'reveal', label: l10n.t('Reveal in Explorer'), icon: 'folder-opened' },
+  { action: 'copyPath', label: l10n.t('Copy Path'), icon: 'copy' },
+  { action: 'insertLink', label: l10n.t('Insert Markdown Link'), icon: 'markdown' },
 ];
 
 /** Sizes whose generation can take minutes, said in the progress line. */
@@ -38,10 +40,14 @@ export class ImageTurnView implements TurnView {
     const o = turn.options;
     this.element = h(
       'article',
-      { role: 'article', 'aria-label': 'Image', class: 'turn turn-image' },
-      turnHeader('file-media', 'Image', h('div', { class: 'turn-actions' })),
+      { role: 'article', 'aria-label': l10n.t('Image'), class: 'turn turn-image' },
+      turnHeader('file-media', l10n.t('Image'), h('div', { class: 'turn-actions' })),
       h('p', { class: 'image-prompt' }, turn.prompt),
-      h('p', { class: 'image-options' }, `${o.size} · ${o.quality} · ${o.n} requested · ${turn.model}`),
+      h(
+        'p',
+        { class: 'image-options' },
+        l10n.t('{0} · {1} · {2} requested · {3}', o.size, o.quality, o.n, turn.model),
+      ),
       this.body,
     );
     this.render();
@@ -72,9 +78,11 @@ export class ImageTurnView implements TurnView {
     const turn = this.turn;
     const parts: HTMLElement[] = [];
     if (turn.status === 'generating') parts.push(this.progress());
-    if (turn.status === 'stopped') parts.push(note('debug-stop', 'Stopped; nothing was saved.'));
+    if (turn.status === 'stopped') parts.push(note('debug-stop', l10n.t('Stopped; nothing was saved.')));
     if (turn.status === 'interrupted')
-      parts.push(note('warning', 'Interrupted — the window was reloaded or closed while generating.'));
+      parts.push(
+        note('warning', l10n.t('Interrupted — the window was reloaded or closed while generating.')),
+      );
     if (turn.status === 'error' && turn.error)
       parts.push(errorBox(turn.id, turn.error, this.context.post, false));
     if (turn.images.length) {
@@ -85,7 +93,10 @@ export class ImageTurnView implements TurnView {
         h(
           'div',
           { class: 'image-turn-actions' },
-          textButton('Regenerate', () => this.act(0, 'regenerate'), { icon: 'refresh', secondary: true }),
+          textButton(l10n.t('Regenerate'), () => this.act(0, 'regenerate'), {
+            icon: 'refresh',
+            secondary: true,
+          }),
         ),
       );
     }
@@ -94,10 +105,21 @@ export class ImageTurnView implements TurnView {
 
   private progress(): HTMLElement {
     const { n, size } = this.turn.options;
-    const label = `Generating ${n} image${n > 1 ? 's' : ''} at ${size}${SLOW_SIZES.has(size) ? ' (this can take minutes)' : ''}`;
+    const slow = SLOW_SIZES.has(size);
+    const label =
+      n > 1
+        ? slow
+          ? l10n.t('Generating {0} images at {1} (this can take minutes)', n, size)
+          : l10n.t('Generating {0} images at {1}', n, size)
+        : slow
+          ? l10n.t('Generating 1 image at {0} (this can take minutes)', size)
+          : l10n.t('Generating 1 image at {0}', size);
     const elapsed = h('span', { class: 'image-elapsed' });
     const tick = (): void => {
-      elapsed.textContent = `${Math.max(0, Math.round((Date.now() - this.turn.createdAt) / 1000))} s`;
+      elapsed.textContent = l10n.t(
+        '{0} s',
+        Math.max(0, Math.round((Date.now() - this.turn.createdAt) / 1000)),
+      );
     };
     tick();
     this.timer = setInterval(tick, 1000);
@@ -107,7 +129,10 @@ export class ImageTurnView implements TurnView {
       icon('loading', 'codicon-modifier-spin'),
       h('span', {}, `${label}… `),
       elapsed,
-      textButton('Stop', () => this.context.post({ type: 'stop' }), { icon: 'debug-stop', secondary: true }),
+      textButton(l10n.t('Stop'), () => this.context.post({ type: 'stop' }), {
+        icon: 'debug-stop',
+        secondary: true,
+      }),
     );
   }
 
@@ -132,13 +157,17 @@ export class ImageTurnView implements TurnView {
       frame.append(
         h(
           'div',
-          { class: 'image-missing', role: 'img', 'aria-label': `${image.path} is missing` },
+          { class: 'image-missing', role: 'img', 'aria-label': l10n.t('{0} is missing', image.path) },
           icon(source === null ? 'warning' : 'loading'),
-          h('span', {}, source === null ? `${image.path} was deleted or moved.` : 'Loading…'),
+          h(
+            'span',
+            {},
+            source === null ? l10n.t('{0} was deleted or moved.', image.path) : l10n.t('Loading…'),
+          ),
         ),
       );
     }
-    const buttons = ACTIONS.map((a) =>
+    const buttons = actions().map((a) =>
       textButton(a.label, () => this.act(index, a.action), { icon: a.icon, secondary: true }),
     );
     for (const button of buttons) button.disabled = source === null;
@@ -151,7 +180,7 @@ export class ImageTurnView implements TurnView {
         {},
         h('span', { class: 'image-path' }, image.path),
         image.revisedPrompt
-          ? h('span', { class: 'image-revised' }, `Revised prompt: ${image.revisedPrompt}`)
+          ? h('span', { class: 'image-revised' }, l10n.t('Revised prompt: {0}', image.revisedPrompt))
           : null,
         h('span', { class: 'image-meta' }, `${o.size} · ${o.quality}`),
         h('span', { class: 'image-buttons' }, ...buttons),

@@ -1,4 +1,7 @@
 // Chat webview entry; built for the browser. Wires the views to the host's messages.
+// First: the display language's strings are loaded before any module below builds a view.
+import './l10nSetup';
+import * as l10n from '@vscode/l10n';
 import { estimateTokens } from '../chat/tokens';
 import type { PickerItem } from '../contextProtocol';
 import type { ChatViewState, HostToWebview } from '../protocol';
@@ -130,9 +133,11 @@ function choosePickerItem(item: PickerItem): void {
 function updateMeter(): void {
   const tokens = estimateTokens(composer.value) + chips.tokens;
   composer.meter.textContent = tokens
-    ? `≈ ${formatTokens(tokens)} / ${formatTokens(contextTokens)} tokens`
+    ? l10n.t('≈ {0} / {1} tokens', formatTokens(tokens), formatTokens(contextTokens))
     : '';
-  composer.meter.title = 'Estimated tokens of the message and its attachments, against the model’s context';
+  composer.meter.title = l10n.t(
+    'Estimated tokens of the message and its attachments, against the model’s context',
+  );
 }
 
 // Files dragged from the Explorer arrive as a URI list (VS Code asks for Shift to drop into a webview).

@@ -1,4 +1,5 @@
 /** A user turn: its text (and quoted code), Copy, and inline Edit that resends. */
+import * as l10n from '@vscode/l10n';
 import type { UserTurn } from '../chat/types';
 import type { WebviewToHost } from '../protocol';
 import { keepCopyOnly, quoteBlock } from './codeBlock';
@@ -42,20 +43,20 @@ export class UserMessageView implements TurnView {
     private readonly context: TurnContext,
   ) {
     this.content = turn.content;
-    this.editButton = iconButton('edit', 'Edit', () => this.startEdit());
+    this.editButton = iconButton('edit', l10n.t('Edit'), () => this.startEdit());
     const actions = h(
       'div',
       { class: 'turn-actions' },
       this.editButton,
-      iconButton('copy', 'Copy message', () => context.post({ type: 'copy', text: this.content })),
+      iconButton('copy', l10n.t('Copy message'), () => context.post({ type: 'copy', text: this.content })),
     );
     this.body = h('div', { class: 'markdown user-text' });
     renderMarkdownOnce(this.body, turn.content);
     keepCopyOnly(this.body);
     this.element = h(
       'article',
-      { role: 'article', 'aria-label': 'You', class: 'turn turn-user' },
-      turnHeader('account', 'You', actions),
+      { role: 'article', 'aria-label': l10n.t('You'), class: 'turn turn-user' },
+      turnHeader('account', l10n.t('You'), actions),
       turn.quote ? quoteBlock(turn.quote, highlightedFragment) : null,
       turn.attachments?.length ? this.attachmentChips(turn) : null,
       this.body,
@@ -72,8 +73,16 @@ export class UserMessageView implements TurnView {
         {
           type: 'button',
           class: 'chip-main',
-          'aria-label': `Open ${a.name}`,
-          title: `${where} · about ${a.tokens} tokens${a.truncated ? ` · cut to ${a.truncated.keptLines} of ${a.truncated.totalLines} lines` : ''}`,
+          'aria-label': l10n.t('Open {0}', a.name),
+          title: a.truncated
+            ? l10n.t(
+                '{0} · about {1} tokens · cut to {2} of {3} lines',
+                where,
+                a.tokens,
+                a.truncated.keptLines,
+                a.truncated.totalLines,
+              )
+            : l10n.t('{0} · about {1} tokens', where, a.tokens),
         },
         icon(kindIcon(a.kind)),
         h('span', { class: 'chip-name' }, a.name),
@@ -85,7 +94,11 @@ export class UserMessageView implements TurnView {
       );
       return h('div', { class: 'chip sent', role: 'listitem' }, button);
     });
-    return h('div', { class: 'turn-attachments', role: 'list', 'aria-label': 'Attachments' }, ...chips);
+    return h(
+      'div',
+      { class: 'turn-attachments', role: 'list', 'aria-label': l10n.t('Attachments') },
+      ...chips,
+    );
   }
 
   setPosition(_isLast: boolean, busy: boolean): void {
@@ -99,7 +112,7 @@ export class UserMessageView implements TurnView {
 
   private startEdit(): void {
     if (this.editor) return;
-    const textarea = h('textarea', { class: 'edit-input', 'aria-label': 'Edit message', rows: '3' });
+    const textarea = h('textarea', { class: 'edit-input', 'aria-label': l10n.t('Edit message'), rows: '3' });
     textarea.value = this.content;
     const save = (): void => {
       const text = textarea.value;
@@ -127,8 +140,8 @@ export class UserMessageView implements TurnView {
       h(
         'div',
         { class: 'edit-actions' },
-        textButton('Save & Resend', save, { icon: 'send' }),
-        textButton('Cancel', () => this.stopEdit(), { secondary: true }),
+        textButton(l10n.t('Save & Resend'), save, { icon: 'send' }),
+        textButton(l10n.t('Cancel'), () => this.stopEdit(), { secondary: true }),
       ),
     );
     this.body.hidden = true;

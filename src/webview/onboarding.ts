@@ -1,4 +1,5 @@
 /** First-run panel: shown until an API key and a gateway URL are configured, then confirms the saved key. */
+import * as l10n from '@vscode/l10n';
 import type { OnboardingState, WebviewToHost } from '../protocol';
 import { h, textButton } from './dom';
 
@@ -15,17 +16,20 @@ export class OnboardingView {
   private savedTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(post: (message: WebviewToHost) => void) {
-    this.heading = h('h2', {}, 'Welcome to Model Gateway');
+    this.heading = h('h2', {}, l10n.t('Welcome to Model Gateway'));
     this.text = h('p', { role: 'status' });
     this.actions = h(
       'div',
       { class: 'onboarding-actions' },
-      textButton('Set API Key', () => post({ type: 'setApiKey' }), { icon: 'key' }),
-      textButton('Open Settings', () => post({ type: 'openSettings' }), { icon: 'gear', secondary: true }),
+      textButton(l10n.t('Set API Key'), () => post({ type: 'setApiKey' }), { icon: 'key' }),
+      textButton(l10n.t('Open Settings'), () => post({ type: 'openSettings' }), {
+        icon: 'gear',
+        secondary: true,
+      }),
     );
     this.element = h(
       'section',
-      { class: 'onboarding', 'aria-label': 'Get started', hidden: true },
+      { class: 'onboarding', 'aria-label': l10n.t('Get started'), hidden: true },
       this.heading,
       this.text,
       this.actions,
@@ -37,23 +41,29 @@ export class OnboardingView {
     const keyJustSaved = this.previous !== undefined && !this.previous.hasApiKey && state.hasApiKey;
     this.previous = state;
     clearTimeout(this.savedTimer);
-    const missing = [!state.hasApiKey && 'an API key', !state.hasBaseUrl && 'the gateway URL'].filter(
-      Boolean,
-    );
+    const missing = [!state.hasApiKey && 'key', !state.hasBaseUrl && 'url'].filter(Boolean);
     this.element.classList.toggle('saved', keyJustSaved && missing.length === 0);
     if (keyJustSaved && missing.length === 0) {
       this.element.hidden = false;
       this.actions.hidden = true;
-      this.heading.textContent = 'API key saved';
-      this.text.textContent = 'It is kept in VS Code’s secret storage. Ask your first question below.';
+      this.heading.textContent = l10n.t('API key saved');
+      this.text.textContent = l10n.t(
+        'It is kept in VS Code’s secret storage. Ask your first question below.',
+      );
       this.savedTimer = setTimeout(() => (this.element.hidden = true), SAVED_NOTE_MS);
       return;
     }
     this.actions.hidden = false;
-    this.heading.textContent = 'Welcome to Model Gateway';
+    this.heading.textContent = l10n.t('Welcome to Model Gateway');
     this.element.hidden = missing.length === 0;
-    this.text.textContent =
-      `To start chatting, set ${missing.join(' and ')}. ` +
-      'The API key is kept in VS Code’s secret storage; the gateway URL is in the settings.';
+    const start =
+      missing.length === 2
+        ? l10n.t('To start chatting, set an API key and the gateway URL.')
+        : missing[0] === 'key'
+          ? l10n.t('To start chatting, set an API key.')
+          : l10n.t('To start chatting, set the gateway URL.');
+    this.text.textContent = `${start} ${l10n.t(
+      'The API key is kept in VS Code’s secret storage; the gateway URL is in the settings.',
+    )}`;
   }
 }

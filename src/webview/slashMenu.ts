@@ -1,4 +1,5 @@
 /** The `/` menu: a listbox named "Slash commands" above the composer, driven from the message box's keys. */
+import * as l10n from '@vscode/l10n';
 import { SLASH_IMAGE_USAGE } from '../images/slashImage';
 import { PopupListbox } from './popupListbox';
 
@@ -11,7 +12,8 @@ interface SlashCommand {
 
 /** Every slash command, in the order the menu lists them. */
 const SLASH_COMMANDS: readonly SlashCommand[] = [
-  { name: 'image', icon: 'file-media', detail: `Generate images: ${SLASH_IMAGE_USAGE}` },
+  // l10n-exempt: the command's name is typed as it is, in every language
+  { name: 'image', icon: 'file-media', detail: l10n.t('Generate images: {0}', SLASH_IMAGE_USAGE) },
 ];
 
 /** The command name being typed: the whole message so far is `/name` (no space yet), else undefined. */
@@ -27,7 +29,7 @@ export class SlashMenu {
   constructor(input: HTMLElement, choose: (command: string) => void) {
     this.popup = new PopupListbox(
       input,
-      { name: 'Slash commands', idPrefix: 'slash-list', className: 'slash-menu' },
+      { name: l10n.t('Slash commands'), idPrefix: 'slash-list', className: 'slash-menu' },
       (item) => choose(item.name),
     );
   }

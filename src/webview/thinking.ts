@@ -1,4 +1,5 @@
 /** The reasoning of a thinking model: a disclosure above the answer with a live elapsed timer. */
+import * as l10n from '@vscode/l10n';
 import { formatDuration } from '../chat/duration';
 import { h, icon } from './dom';
 import { rememberThinkingOpen, thinkingOpen } from './thinkingState';
@@ -127,11 +128,11 @@ export class ThinkingView {
 
   private updateLabel(): void {
     if (this.reasoning) {
-      this.label.textContent = `Thinking… ${formatDuration(Date.now() - this.startedAt, true)}`;
+      this.label.textContent = l10n.t('Thinking… {0}', formatDuration(Date.now() - this.startedAt, true));
     } else if (this.durationMs !== undefined) {
-      this.label.textContent = `Thinking (${formatDuration(this.durationMs)})`;
+      this.label.textContent = l10n.t('Thinking ({0})', formatDuration(this.durationMs));
     } else {
-      this.label.textContent = 'Thinking';
+      this.label.textContent = l10n.t('Thinking');
     }
   }
 }

@@ -3,6 +3,7 @@
  * at once, older ones only when the reader scrolls near the top, so opening cost doesn't grow with
  * history length.
  */
+import * as l10n from '@vscode/l10n';
 import type { Conversation, Turn } from '../chat/types';
 import type { HostToWebview, ImageSources } from '../protocol';
 import { AssistantMessageView } from './assistantView';
@@ -51,27 +52,27 @@ export class Transcript {
   private knownSources: ImageSources = {};
 
   constructor(private readonly handlers: TranscriptHandlers) {
-    this.sentinel = h('div', { class: 'older-sentinel', hidden: true }, 'Loading earlier messages…');
+    this.sentinel = h('div', { class: 'older-sentinel', hidden: true }, l10n.t('Loading earlier messages…'));
     this.empty = h(
       'div',
       { class: 'empty-state' },
       icon('comment-discussion'),
-      h('p', {}, 'Ask about your code, or select code and ask about the selection.'),
-      h('p', { class: 'hint' }, 'Enter sends · Shift+Enter adds a line · Escape stops an answer'),
+      h('p', {}, l10n.t('Ask about your code, or select code and ask about the selection.')),
+      h('p', { class: 'hint' }, l10n.t('Enter sends · Shift+Enter adds a line · Escape stops an answer')),
     );
     this.list = h('div', { class: 'turns' });
     const content = h('div', { class: 'transcript-content' }, this.sentinel, this.empty, this.list);
     // Focusable so keyboard users can scroll it; not role="log", which would read out every token.
     this.element = h(
       'section',
-      { class: 'transcript', 'aria-label': 'Conversation', tabindex: '0' },
+      { class: 'transcript', 'aria-label': l10n.t('Conversation'), tabindex: '0' },
       content,
     );
     this.jumpButton = h(
       'button',
       { type: 'button', class: 'jump-to-latest', hidden: true },
       icon('arrow-down'),
-      h('span', {}, 'Jump to latest'),
+      h('span', {}, l10n.t('Jump to latest')),
     );
     this.autoScroll = new AutoScroll(this.element, content, this.jumpButton, (fromBottom) => {
       this.handlers.scrolled(fromBottom);
@@ -154,10 +155,12 @@ export class Transcript {
     this.afterChange();
     this.handlers.announce(
       message.turn.status === 'complete'
-        ? `${message.turn.images.length} image${message.turn.images.length === 1 ? '' : 's'} saved`
+        ? message.turn.images.length === 1
+          ? l10n.t('1 image saved')
+          : l10n.t('{0} images saved', message.turn.images.length)
         : message.turn.status === 'error'
-          ? `Error: ${message.turn.error?.message ?? 'image generation failed'}`
-          : 'Image generation stopped',
+          ? l10n.t('Error: {0}', message.turn.error?.message ?? l10n.t('image generation failed'))
+          : l10n.t('Image generation stopped'),
     );
   }
 

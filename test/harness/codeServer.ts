@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { registerLanguagePacks } from './languagePack';
 import { codeServerEntry, node24Bin, resultsDir } from './paths';
 import { freePort, groupAlive, httpStatus, killGroup, run, sleep } from './proc';
 
@@ -31,6 +32,11 @@ export interface CodeServerOptions {
    * Mode. The start-up trust prompt is off too: the folder opens untrusted until the test trusts it.
    */
   workspaceTrust?: boolean;
+  /**
+   * VS Code's display language (`--locale`). Other than English it needs a language pack for it among `vsix`
+   * (see languagePack.ts), or code-server falls back to English.
+   */
+  locale?: string;
 }
 
 /** A running code-server. */
@@ -134,6 +140,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 
   try {
     if (options.vsix?.length) await installVsix(options.vsix, extensionsDir, userDataDir, env);
+    if (options.locale) registerLanguagePacks(userDataDir, extensionsDir);
   } catch (error) {
     cleanup();
     throw error;
@@ -157,6 +164,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     '--disable-update-check',
     ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
+    ...(options.locale ? ['--locale', options.locale] : []),
     '--vscode-option',
     'enable-smoke-test-driver',
     ...(options.folder ? [options.folder] : []),

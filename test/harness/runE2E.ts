@@ -1,6 +1,7 @@
 // Runs the UI tests (out/test/e2e/**/*.e2e.test.js) in Node with mocha; they drive a real workbench in
 // Chromium. The extension is loaded from the repository (extensionDevelopmentPath), or installed from
 // the VSIX named by MODEL_GATEWAY_VSIX. CLI: node out/test/harness/runE2E.js [--grep=TEXT] [--timeout=ms]
+// [--suite=e2e-zh --locale=zh-cn] (VS Code's display language, through the test language pack: languagePack.ts)
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Mocha from 'mocha';
@@ -9,6 +10,7 @@ import { startEditorStack } from '../support/editorStack';
 import { runCommand, screenshot } from './browser';
 import { remoteUri } from './codeServer';
 import { openWithExtension, reloader, setE2EFixture } from './e2eFixture';
+import { packLanguagePack, parseTestLocale, type TestLocale } from './languagePack';
 import { repoRoot } from './paths';
 import { Cleanups, withTimeout } from './proc';
 import { emulatorKey } from './workspace';
@@ -25,6 +27,8 @@ export interface E2EOptions {
   grep?: string;
   /** Bound on the whole run (default 15 min). */
   timeoutMs?: number;
+  /** VS Code's display language; English when omitted. */
+  locale?: TestLocale;
 }
 
 const say = (message: string): void => console.log(`[e2e] ${message}`);
@@ -55,6 +59,7 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
   const cleanups = new Cleanups();
   const removeSignalHandlers = cleanups.onSignals();
   try {
+    const languagePack = options.locale ? [await packLanguagePack(options.locale)] : [];
     const { gateway, workspace, server, browser } = await startEditorStack(cleanups, {
       emulatorUrl: options.emulatorUrl,
       // The extension host inherits code-server's environment.
@@ -62,7 +67,8 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
         MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY ?? emulatorKey,
         MODEL_GATEWAY_EMULATOR_URL: url,
       }),
-      ...(vsix ? { vsix: [vsix] } : {}),
+      vsix: [...(vsix ? [vsix] : []), ...languagePack],
+      ...(options.locale ? { locale: options.locale } : {}),
       logName: 'e2e-code-server',
     });
     const payload: [string, string][] | undefined = vsix
@@ -136,6 +142,7 @@ if (require.main === module) {
     emulatorUrl: flag('emulator-url'),
     grep: flag('grep'),
     timeoutMs: timeout ? Number(timeout) : undefined,
+    locale: parseTestLocale(flag('locale')),
   }).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -1,6 +1,7 @@
 // Runs the integration suite (test/integration) inside the extension host of a real VS Code (code-server),
 // loaded through the smoke-test driver's development payload. CLI: node out/test/harness/runExtensionTests.js
 //   [--emulator-url=URL] [--grep=TEXT] [--files=a.test,b.test] [--suite=reliability] [--timeout=ms] [--verbose]
+//   [--locale=zh-cn]  (VS Code's display language, through the test language pack: see languagePack.ts)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,6 +11,7 @@ import { flag } from '../support/args';
 import { openWorkbench } from './browser';
 import { remoteUri } from './codeServer';
 import { integrationEntry, repoRoot, resultsDir, toolFixtureExtension } from './paths';
+import { packLanguagePack, parseTestLocale, type TestLocale } from './languagePack';
 import { Cleanups, withTimeout } from './proc';
 import { packageToolFixture } from './toolFixture';
 
@@ -27,6 +29,8 @@ export interface ExtensionTestOptions {
   timeoutMs?: number;
   /** Print every log line of the workbench, not only the test lines. */
   verbose?: boolean;
+  /** VS Code's display language; English when omitted. */
+  locale?: TestLocale;
 }
 
 interface LogFile {
@@ -78,9 +82,11 @@ export async function runExtensionTests(options: ExtensionTestOptions = {}): Pro
     const fixtureDir = mkdtempSync(join(tmpdir(), 'mg-tool-fixture-'));
     cleanups.add(() => rmSync(fixtureDir, { recursive: true, force: true }));
     const toolFixture = await packageToolFixture(fixtureDir);
+    const languagePack = options.locale ? [await packLanguagePack(options.locale)] : [];
     const { gateway, workspace, server, browser } = await startEditorStack(cleanups, {
       emulatorUrl: options.emulatorUrl,
-      vsix: [toolFixture],
+      vsix: [toolFixture, ...languagePack],
+      ...(options.locale ? { locale: options.locale } : {}),
       logName: 'integration-code-server',
     });
     say(
@@ -167,6 +173,7 @@ if (require.main === module) {
     suite: flag('suite'),
     timeoutMs: timeout ? Number(timeout) : undefined,
     verbose: process.argv.includes('--verbose'),
+    locale: parseTestLocale(flag('locale')),
   }).then(
     (code) => process.exit(code),
     (error: unknown) => {

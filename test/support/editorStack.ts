@@ -19,6 +19,8 @@ export interface EditorStackOptions {
   vsix?: string[];
   /** Name of code-server's log in test-results/logs (without `.log`). */
   logName: string;
+  /** VS Code's display language (the test language pack must be among `vsix`). */
+  locale?: string;
 }
 
 /** The started parts; stopped by the cleanups passed to {@link startEditorStack}. */
@@ -43,7 +45,8 @@ export async function startEditorStack(
     folder: workspace.folder,
     settings: { 'modelGateway.baseUrl': gateway.url },
     ...(options.env ? { env: options.env(gateway.url) } : {}),
-    ...(options.vsix ? { vsix: options.vsix } : {}),
+    ...(options.vsix?.length ? { vsix: options.vsix } : {}),
+    ...(options.locale ? { locale: options.locale } : {}),
     logFile: join(resultsDir('logs'), `${options.logName}.log`),
   });
   cleanups.add(() => server.stop());

@@ -200,3 +200,39 @@ export function randomMalformed(): fc.Arbitrary<Malformed> {
     });
   return fc.oneof(mutated, untyped, randomFields);
 }
+
+// The host-to-webview l10n bundle (src/l10nContents.ts): valid tables, and attribute texts that are invalid by
+// construction (not JSON, not a table of strings, or too large to be a bundle).
+
+/** Bundles the webview must accept as they are. */
+export const VALID_L10N_CONTENTS: Record<string, Record<string, string>> = {
+  'one string': { Send: '发送' },
+  'placeholders, quotes and markup characters': {
+    'Remove {0}': '移除 {0}',
+    'Delete "{0}"?': '删除“{0}”？',
+    '<b>&amp;</b>': '<b>&amp;</b>',
+    "Apply to the active editor's file, with a review": '应用到活动编辑器中的文件，并进行审阅',
+  },
+  'a large bundle': Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`message ${i}`, `消息 ${i}`])),
+};
+
+/** Attribute texts that are no bundle: the webview stays in English. */
+export const MALFORMED_L10N_CONTENTS: Array<{ label: string; text: string }> = [
+  { label: 'text that is not JSON', text: '{Send: 发送}' },
+  { label: 'a JSON string', text: '"发送"' },
+  { label: 'a JSON number', text: '42' },
+  { label: 'null', text: 'null' },
+  { label: 'a list', text: '[["Send", "发送"]]' },
+  { label: 'a number as a message', text: '{"Send": 1}' },
+  { label: 'null as a message', text: '{"Send": null}' },
+  {
+    label: 'an object as a message (the commented form is for files, not for this table)',
+    text: '{"Send": {"message": "发送", "comment": []}}',
+  },
+  { label: 'a list as a message', text: '{"Send": ["发送"]}' },
+  {
+    label: 'more entries than any bundle',
+    text: JSON.stringify(Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`m${i}`, 'x']))),
+  },
+  { label: 'a message longer than any bundle holds', text: JSON.stringify({ Send: 'x'.repeat(10_001) }) },
+];

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chatContentSecurityPolicy } from '../../src/host/chat/chatCsp';
+import { escapeAttribute, L10N_ATTRIBUTE, l10nAttributeValue } from '../../src/l10nContents';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
 import { launchChromium } from '../support/chromium';
 import { until } from '../support/poll';
@@ -60,13 +61,13 @@ const STUB = `(() => {
   };
 })();`;
 
-function page(origin: string, theme: ThemeKind, bundle: string): string {
+function page(origin: string, theme: ThemeKind, bundle: string, l10nAttribute = ''): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="${origin}/harness/theme.css">
 <link rel="stylesheet" href="${origin}/dist/codicons/codicon.css">
 <link rel="stylesheet" href="${origin}/media/chat.css">
-</head><body class="${theme}" data-vscode-theme-kind="${theme}"><div id="app"></div>
+</head><body class="${theme}" data-vscode-theme-kind="${theme}"><div id="app"${l10nAttribute}></div>
 <script nonce="${NONCE}" src="${origin}/harness/stub.js"></script>
 <script nonce="${NONCE}" src="${origin}/${bundle}"></script>
 </body></html>`;
@@ -78,6 +79,11 @@ export interface PageOptions {
   bundle?: 'webview' | 'render';
   width?: number;
   height?: number;
+  /**
+   * The l10n bundle the host puts on #app, as the host does (buildChatHtml); a string is put there as it is
+   * (escaped), for malformed bundles. None: English, as VS Code in English.
+   */
+  l10n?: Record<string, string> | string;
 }
 
 /** A page running the bundle, with everything the tests observe. */
@@ -116,15 +122,18 @@ export async function startHarness(): Promise<Harness> {
     '/harness/theme.css': () => ({ body: THEME_CSS, type: 'text/css' }),
   };
   let origin = '';
+  /** The #app attribute of each page opened with a bundle, by the id in its URL. */
+  const l10nAttributes = new Map<string, string>();
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', origin);
     if (url.pathname === '/') {
       const theme = (url.searchParams.get('theme') ?? 'vscode-dark') as ThemeKind;
       const bundle = url.searchParams.get('bundle') === 'render' ? 'test/render.js' : 'dist/webview.js';
+      const l10nAttribute = l10nAttributes.get(url.searchParams.get('l10n') ?? '') ?? '';
       // The host's own CSP, with the harness origin standing in for webview.cspSource.
       const csp = chatContentSecurityPolicy(origin, NONCE);
       response.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': csp });
-      response.end(page(origin, theme, bundle));
+      response.end(page(origin, theme, bundle, l10nAttribute));
       return;
     }
     if (url.pathname === '/favicon.ico') {
@@ -156,7 +165,15 @@ export async function startHarness(): Promise<Harness> {
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     const bundle = options.bundle ?? 'webview';
-    await page.goto(`${origin}/?theme=${options.theme ?? 'vscode-dark'}&bundle=${bundle}`);
+    let l10nQuery = '';
+    if (options.l10n !== undefined) {
+      const id = String(l10nAttributes.size + 1);
+      const value =
+        typeof options.l10n === 'string' ? escapeAttribute(options.l10n) : l10nAttributeValue(options.l10n);
+      l10nAttributes.set(id, ` ${L10N_ATTRIBUTE}="${value}"`);
+      l10nQuery = `&l10n=${id}`;
+    }
+    await page.goto(`${origin}/?theme=${options.theme ?? 'vscode-dark'}&bundle=${bundle}${l10nQuery}`);
     if (bundle === 'webview') await page.waitForSelector('.composer');
     else await page.waitForFunction(() => window.__md !== undefined);
     return {

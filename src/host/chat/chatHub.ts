@@ -50,7 +50,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
       this.history = summaries;
       for (const problem of problems) {
         this.log.error(problem);
-        void vscode.window.showWarningMessage(`Model Gateway: ${problem}`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Model Gateway: {0}', problem));
       }
       await this.refreshOnboarding();
     })();
@@ -83,13 +83,15 @@ export class ChatHub implements ChatState, vscode.Disposable {
       const { conversation, problems } = await this.store.load(id);
       for (const problem of problems) {
         this.log.error(problem);
-        void vscode.window.showWarningMessage(`Model Gateway: ${problem}`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Model Gateway: {0}', problem));
       }
       if (conversation) markInterrupted(conversation);
       return conversation;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      void vscode.window.showWarningMessage(`Model Gateway: could not open that conversation. ${message}`);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Model Gateway: could not open that conversation. {0}', message),
+      );
       return undefined;
     }
   }
@@ -124,7 +126,9 @@ export class ChatHub implements ChatState, vscode.Disposable {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error(`Saving conversation ${conversation.id} failed: ${message}`);
-      void vscode.window.showErrorMessage(`Model Gateway could not save the conversation: ${message}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Model Gateway could not save the conversation: {0}', message),
+      );
     }
   }
 

@@ -72,16 +72,23 @@ export class ChatImages {
     const config = this.chat.config.current;
     if (!vscode.workspace.workspaceFolders?.length) {
       void askToOpenFolder();
-      return error('No folder is open. Open a folder: the chat keeps images inside the workspace.');
+      return error(
+        vscode.l10n.t('No folder is open. Open a folder: the chat keeps images inside the workspace.'),
+      );
     }
     const target = await resolveImageFolder(config.images.folder);
     if ('refused' in target) {
-      return error(`${target.refused} Set 'modelGateway.images.folder' to a path inside the workspace.`);
+      return error(
+        vscode.l10n.t("{0} Set 'modelGateway.images.folder' to a path inside the workspace.", target.refused),
+      );
     }
     if (!(await this.chat.gateway.requireKey())) {
       return {
         status: 'error',
-        error: { message: "No API key is set. Run 'Model Gateway: Set API Key'.", action: 'setApiKey' },
+        error: {
+          message: vscode.l10n.t("No API key is set. Run 'Model Gateway: Set API Key'."),
+          action: 'setApiKey',
+        },
       };
     }
     const cancel = new vscode.CancellationTokenSource();
@@ -122,10 +129,15 @@ export class ChatImages {
       if (signal.aborted || isUserAbort(cause) || cause instanceof vscode.CancellationError)
         return { status: 'stopped' };
       if (/ENOSPC|no space left/i.test(cause instanceof Error ? cause.message : String(cause))) {
-        return error('The disk is full: the images were not saved, and nothing was left behind.');
+        return error(
+          vscode.l10n.t('The disk is full: the images were not saved, and nothing was left behind.'),
+        );
       }
       const described = describeError(cause);
-      return { status: 'error', error: { ...described, message: `${described.message} Nothing was saved.` } };
+      return {
+        status: 'error',
+        error: { ...described, message: vscode.l10n.t('{0} Nothing was saved.', described.message) },
+      };
     } finally {
       signal.removeEventListener('abort', onAbort);
       cancel.dispose();
@@ -164,7 +176,7 @@ export class ChatImages {
     const uri = image && fileOf(image);
     if (!uri) return;
     if (!(await uriExists(uri))) {
-      void vscode.window.showWarningMessage(`${image.path} was deleted or moved.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} was deleted or moved.', image.path));
       return;
     }
     switch (action) {
@@ -187,7 +199,7 @@ export class ChatImages {
 async function insertLink(uri: vscode.Uri, prompt: string): Promise<void> {
   const editor = lastActiveTextEditor();
   if (!editor) {
-    void vscode.window.showInformationMessage('Open a file to insert the Markdown link into.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file to insert the Markdown link into.'));
     return;
   }
   const fromDir = vscode.Uri.joinPath(editor.document.uri, '..').path;
@@ -205,8 +217,8 @@ function error(message: string): ImageTurnOutcome {
 
 async function askToOpenFolder(): Promise<void> {
   const choice = await vscode.window.showWarningMessage(
-    'Open a folder to save generated images in.',
-    'Open Folder',
+    vscode.l10n.t('Open a folder to save generated images in.'),
+    vscode.l10n.t('Open Folder'),
   );
   if (choice) await vscode.commands.executeCommand('vscode.openFolder');
 }

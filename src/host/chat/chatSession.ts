@@ -124,7 +124,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     const snapshot = await this.context.snapshot();
     const refusal = snapshot.ok ? this.overContext(text, snapshot.attachments) : snapshot.message;
     if (refusal || !snapshot.ok) {
-      this.post({ type: 'notice', level: 'error', message: refusal ?? 'Not sent.' });
+      this.post({ type: 'notice', level: 'error', message: refusal ?? vscode.l10n.t('Not sent.') });
       this.post({ type: 'restoreDraft', text });
       return;
     }
@@ -146,7 +146,13 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     if (plan.fits) return undefined;
     const attached = attachments.reduce((sum, a) => sum + a.tokens, 0);
     const n = (value: number): string => value.toLocaleString('en-US');
-    return `Not sent: with its attachments (about ${n(attached)} tokens) this message needs about ${n(plan.total)} tokens, over the ${n(plan.limit)} the model has room for by ${n(plan.over)}. Remove an attachment or start a new chat.`;
+    return vscode.l10n.t(
+      'Not sent: with its attachments (about {0} tokens) this message needs about {1} tokens, over the {2} the model has room for by {3}. Remove an attachment or start a new chat.',
+      n(attached),
+      n(plan.total),
+      n(plan.limit),
+      n(plan.over),
+    );
   }
 
   /** Opens an attachment of a sent turn: the file at its lines, or the text that was sent. */
@@ -240,10 +246,17 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       if (!messages || !key) {
         const error = !messages
           ? {
-              message: `This conversation is over the ${model} context of ${CONTEXT} tokens. Retry to drop the oldest turns, or start a new chat.`,
+              message: vscode.l10n.t(
+                'This conversation is over the {0} context of {1} tokens. Retry to drop the oldest turns, or start a new chat.',
+                model,
+                CONTEXT,
+              ),
               action: 'dropOldestTurns' as const,
             }
-          : { message: "No API key is set. Run 'Model Gateway: Set API Key'.", action: 'setApiKey' as const };
+          : {
+              message: vscode.l10n.t("No API key is set. Run 'Model Gateway: Set API Key'."),
+              action: 'setApiKey' as const,
+            };
         this.finishWithError(turn.id, error);
         return;
       }
@@ -292,12 +305,19 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     const plan = planContextFit(messages, CONTEXT_TOKENS, reserved, estimate);
     if (plan.fits) return messages;
     if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
-    const drop = 'Drop oldest turns';
+    const drop = vscode.l10n.t('Drop oldest turns');
     const choice = await vscode.window.showWarningMessage(
-      `This conversation is about ${plan.estimate.toLocaleString()} tokens, over the model's ${CONTEXT} context.`,
+      vscode.l10n.t(
+        "This conversation is about {0} tokens, over the model's {1} context.",
+        plan.estimate.toLocaleString(),
+        CONTEXT,
+      ),
       {
         modal: true,
-        detail: `Sending it needs the ${plan.dropCount} oldest turns left out. Your history is kept.`,
+        detail: vscode.l10n.t(
+          'Sending it needs the {0} oldest turns left out. Your history is kept.',
+          plan.dropCount,
+        ),
       },
       drop,
     );

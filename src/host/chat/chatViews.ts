@@ -55,7 +55,7 @@ export class ChatViews
   async openInEditor(): Promise<ChatSession> {
     const panel = vscode.window.createWebviewPanel(
       CHAT_PANEL_TYPE,
-      'Model Gateway Chat',
+      vscode.l10n.t('Model Gateway Chat'),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       { ...chatWebviewOptions(this.extensionUri), retainContextWhenHidden: true },
     );

@@ -115,9 +115,9 @@ async function renameConversation(chat: ChatState, session: ChatSessionActions, 
   const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
   if (!conversation) return;
   const title = await vscode.window.showInputBox({
-    title: 'Rename conversation',
+    title: vscode.l10n.t('Rename conversation'),
     value: conversation.title,
-    validateInput: (v) => (v.trim() ? undefined : 'The title cannot be empty.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The title cannot be empty.')),
   });
   if (!title?.trim()) return;
   conversation.title = title.trim();
@@ -126,9 +126,14 @@ async function renameConversation(chat: ChatState, session: ChatSessionActions, 
 }
 
 async function deleteConversation(chat: ChatState, id: string): Promise<void> {
-  const title = chat.history.find((s) => s.id === id)?.title ?? 'this conversation';
-  const choice = await vscode.window.showWarningMessage(`Delete "${title}"?`, { modal: true }, 'Delete');
-  if (choice === 'Delete') await chat.remove(id);
+  const title = chat.history.find((s) => s.id === id)?.title ?? vscode.l10n.t('this conversation');
+  const remove = vscode.l10n.t('Delete');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Delete "{0}"?', title),
+    { modal: true },
+    remove,
+  );
+  if (choice === remove) await chat.remove(id);
 }
 
 async function exportConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
@@ -139,7 +144,7 @@ async function exportConversation(chat: ChatState, session: ChatSessionActions, 
   const target = await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: { Markdown: ['md'] },
-    title: 'Export conversation as Markdown',
+    title: vscode.l10n.t('Export conversation as Markdown'),
   });
   if (!target) return;
   // Images link relative to the exported file's folder (their paths are relative to the workspace folder).
@@ -148,14 +153,14 @@ async function exportConversation(chat: ChatState, session: ChatSessionActions, 
   const imageLinkBase = root !== undefined ? targetDir.slice(root.length + 1) : '';
   const markdown = conversationToMarkdown(conversation, imageLinkBase);
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
-  confirmInStatusBar(`Exported ${vscode.workspace.asRelativePath(target)}`, {
-    title: 'Open',
+  confirmInStatusBar(vscode.l10n.t('Exported {0}', vscode.workspace.asRelativePath(target)), {
+    title: vscode.l10n.t('Open'),
     command: 'vscode.open',
     arguments: [target],
   });
   const open = await vscode.window.showInformationMessage(
-    `Conversation exported to ${target.fsPath}.`,
-    'Open',
+    vscode.l10n.t('Conversation exported to {0}.', target.fsPath),
+    vscode.l10n.t('Open'),
   );
   if (open) await vscode.window.showTextDocument(target);
 }

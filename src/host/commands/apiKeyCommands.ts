@@ -14,27 +14,33 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, keys: A
         typeof options?.key === 'string'
           ? options.key
           : await vscode.window.showInputBox({
-              title: 'Model Gateway: Set API Key',
-              prompt:
+              title: vscode.l10n.t('Model Gateway: Set API Key'),
+              prompt: vscode.l10n.t(
                 'Paste your Model Gateway API key. It is stored in VS Code SecretStorage, never in settings.',
-              placeHolder: 'sk-…',
+              ),
+              placeHolder: 'sk-…', // l10n-exempt: the form of a key, not words
               password: true,
               ignoreFocusOut: true,
-              validateInput: (value) => (value.trim() ? undefined : 'The API key cannot be empty.'),
+              validateInput: (value) =>
+                value.trim() ? undefined : vscode.l10n.t('The API key cannot be empty.'),
             });
       if (entered === undefined) return false;
       const key = entered.trim();
       if (!key) {
-        void vscode.window.showErrorMessage('The API key cannot be empty. Nothing was saved.');
+        void vscode.window.showErrorMessage(vscode.l10n.t('The API key cannot be empty. Nothing was saved.'));
         return false;
       }
       await keys.set(key);
       if (!key.startsWith('sk-')) {
         void vscode.window.showWarningMessage(
-          "API key saved, but it does not start with 'sk-' like Model Gateway keys do. If requests fail, check the key.",
+          vscode.l10n.t(
+            "API key saved, but it does not start with 'sk-' like Model Gateway keys do. If requests fail, check the key.",
+          ),
         );
       } else {
-        void vscode.window.showInformationMessage('Model Gateway API key saved in SecretStorage.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Model Gateway API key saved in SecretStorage.'),
+        );
       }
       return true;
     }),
@@ -43,8 +49,10 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, keys: A
       const fallback = (await keys.source()) === 'environment';
       void vscode.window.showInformationMessage(
         fallback
-          ? 'Model Gateway API key cleared from SecretStorage. The MODEL_GATEWAY_API_KEY environment variable is still used.'
-          : 'Model Gateway API key cleared.',
+          ? vscode.l10n.t(
+              'Model Gateway API key cleared from SecretStorage. The MODEL_GATEWAY_API_KEY environment variable is still used.',
+            )
+          : vscode.l10n.t('Model Gateway API key cleared.'),
       );
     }),
   );

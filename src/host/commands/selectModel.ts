@@ -35,10 +35,10 @@ async function pickModel(config: ExtensionConfig, directory: ModelDirectory): Pr
   let group: string | undefined;
   for (const model of models) {
     const heading = model.extra
-      ? 'Extra models'
+      ? vscode.l10n.t('Extra models')
       : model.group
-        ? `Group ${model.group}`
-        : 'Listed by the server';
+        ? vscode.l10n.t('Group {0}', model.group)
+        : vscode.l10n.t('Listed by the server');
     if (heading !== group) {
       items.push({ label: heading, kind: vscode.QuickPickItemKind.Separator });
       group = heading;
@@ -47,12 +47,15 @@ async function pickModel(config: ExtensionConfig, directory: ModelDirectory): Pr
       id: model.id,
       label: `${model.id === config.chat.model ? '$(check) ' : ''}${readableModelName(model.id)}`,
       description: model.id,
-      detail: `${modelNote(model)} · ${formatContextSize(model.contextTokens)} context`,
+      detail: vscode.l10n.t('{0} · {1} context', modelNote(model), formatContextSize(model.contextTokens)),
     });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Model Gateway: Select Model (the default for new chats and editor commands)',
-    placeHolder: `Default now: ${readableModelName(config.chat.model)}. An open chat keeps its own model (its Model menu).`,
+    title: vscode.l10n.t('Model Gateway: Select Model (the default for new chats and editor commands)'),
+    placeHolder: vscode.l10n.t(
+      'Default now: {0}. An open chat keeps its own model (its Model menu).',
+      readableModelName(config.chat.model),
+    ),
     matchOnDescription: true,
     matchOnDetail: true,
   });

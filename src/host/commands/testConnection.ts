@@ -14,7 +14,7 @@ export function registerTestConnection(
 ): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('modelGateway.testConnection', async (): Promise<ConnectionResult> => {
-      if (!(await gateway.requireKey())) return { ok: false, message: 'No API key.' };
+      if (!(await gateway.requireKey())) return { ok: false, message: vscode.l10n.t('No API key.') };
       const config = getConfig();
       const model = config.chat.model;
       const started = performance.now();
@@ -22,7 +22,7 @@ export function registerTestConnection(
         await vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
-            title: 'Model Gateway: testing connection…',
+            title: vscode.l10n.t('Model Gateway: testing connection…'),
             cancellable: true,
           },
           async (_progress, token) => {
@@ -42,11 +42,16 @@ export function registerTestConnection(
         );
         const ms = Math.round(performance.now() - started);
         void vscode.window.showInformationMessage(
-          `Model Gateway: connected, ${ms} ms (${model} at ${new URL(config.baseUrl).host}).`,
+          vscode.l10n.t(
+            'Model Gateway: connected, {0} ms ({1} at {2}).',
+            ms,
+            model,
+            new URL(config.baseUrl).host,
+          ),
         );
         return { ok: true, ms, model };
       } catch (error) {
-        void showError(error, 'Model Gateway: connection failed.', gateway.log);
+        void showError(error, vscode.l10n.t('Model Gateway: connection failed.'), gateway.log);
         return { ok: false, message: error instanceof Error ? error.message : String(error) };
       }
     }),

@@ -16,7 +16,7 @@ export class CompletionStatusItem implements vscode.Disposable {
   private problem: { message: string; command: string; action: string } | undefined;
 
   constructor() {
-    this.item.name = 'Model Gateway Completions';
+    this.item.name = vscode.l10n.t('Model Gateway Completions');
     this.render();
     this.item.show();
   }
@@ -37,8 +37,8 @@ export class CompletionStatusItem implements vscode.Disposable {
     if (!auth && this.failures < FAILURES_SHOWN) return;
     const detail = error instanceof Error ? error.message : String(error);
     this.problem = auth
-      ? { message: detail, command: 'modelGateway.setApiKey', action: 'Set API Key' }
-      : { message: detail, command: 'modelGateway.showLog', action: 'Show Log' };
+      ? { message: detail, command: 'modelGateway.setApiKey', action: vscode.l10n.t('Set API Key') }
+      : { message: detail, command: 'modelGateway.showLog', action: vscode.l10n.t('Show Log') };
     this.render();
   }
 
@@ -62,23 +62,35 @@ export class CompletionStatusItem implements vscode.Disposable {
 
   private render(): void {
     if (this.problem) {
-      this.item.text = '$(warning) Completions';
-      this.item.tooltip = `Model Gateway inline completions are failing: ${this.problem.message}\nClick to ${this.problem.action}.`;
+      this.item.text = vscode.l10n.t('$(warning) Completions');
+      this.item.tooltip = vscode.l10n.t(
+        'Model Gateway inline completions are failing: {0}\nClick to {1}.',
+        this.problem.message,
+        this.problem.action,
+      );
       this.item.command = this.problem.command;
       this.item.accessibilityInformation = {
-        label: `Model Gateway completions are failing. ${this.problem.action}.`,
+        label: vscode.l10n.t('Model Gateway completions are failing. {0}.', this.problem.action),
       };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       return;
     }
     this.item.backgroundColor = undefined;
-    this.item.text = this.enabled ? '$(sparkle) Completions' : '$(circle-slash) Completions';
+    this.item.text = this.enabled
+      ? vscode.l10n.t('$(sparkle) Completions')
+      : vscode.l10n.t('$(circle-slash) Completions');
     this.item.tooltip = this.enabled
-      ? 'Model Gateway inline completions are on (each suggestion is a gateway request). Click to turn them off.'
-      : 'Model Gateway inline completions are off. Click to turn them on (each suggestion is a gateway request).';
+      ? vscode.l10n.t(
+          'Model Gateway inline completions are on (each suggestion is a gateway request). Click to turn them off.',
+        )
+      : vscode.l10n.t(
+          'Model Gateway inline completions are off. Click to turn them on (each suggestion is a gateway request).',
+        );
     this.item.command = 'modelGateway.toggleCompletions';
     this.item.accessibilityInformation = {
-      label: `Model Gateway completions ${this.enabled ? 'on' : 'off'}. Toggle completions.`,
+      label: this.enabled
+        ? vscode.l10n.t('Model Gateway completions on. Toggle completions.')
+        : vscode.l10n.t('Model Gateway completions off. Toggle completions.'),
     };
   }
 

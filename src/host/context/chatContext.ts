@@ -24,27 +24,59 @@ export interface ContextServices {
   apiKey(): Promise<string | undefined>;
 }
 
-/** The picker's fixed rows: kinds first, as the `#` picker shows them before any search. */
-const KINDS: readonly PickerItem[] = [
-  { key: 'mode:files', label: 'Files…', detail: 'search the workspace', icon: 'file' },
-  { key: 'kind:selection', label: 'Selection', detail: 'the active editor’s selection', icon: 'selection' },
-  { key: 'kind:current', label: 'Current File', detail: 'the active editor’s file', icon: 'file-code' },
-  { key: 'kind:editors', label: 'Open Editors', detail: 'every visible editor', icon: 'files' },
-  {
-    key: 'kind:problems-file',
-    label: 'Problems in Current File',
-    detail: 'errors and warnings',
-    icon: 'warning',
-  },
-  { key: 'kind:problems', label: 'Problems in Workspace', detail: 'errors and warnings', icon: 'warning' },
-  {
-    key: 'kind:terminal',
-    label: 'Terminal Output',
-    detail: 'the last command in the active terminal',
-    icon: 'terminal',
-  },
-  { key: 'mode:symbols', label: 'Symbols…', detail: 'functions, classes…', icon: 'symbol-class' },
-];
+/** The picker's fixed rows: kinds first, as the `#` picker shows them before any search (in the display language). */
+function kinds(): PickerItem[] {
+  return [
+    {
+      key: 'mode:files',
+      label: vscode.l10n.t('Files…'),
+      detail: vscode.l10n.t('search the workspace'),
+      icon: 'file',
+    },
+    {
+      key: 'kind:selection',
+      label: vscode.l10n.t('Selection'),
+      detail: vscode.l10n.t('the active editor’s selection'),
+      icon: 'selection',
+    },
+    {
+      key: 'kind:current',
+      label: vscode.l10n.t('Current File'),
+      detail: vscode.l10n.t('the active editor’s file'),
+      icon: 'file-code',
+    },
+    {
+      key: 'kind:editors',
+      label: vscode.l10n.t('Open Editors'),
+      detail: vscode.l10n.t('every visible editor'),
+      icon: 'files',
+    },
+    {
+      key: 'kind:problems-file',
+      label: vscode.l10n.t('Problems in Current File'),
+      detail: vscode.l10n.t('errors and warnings'),
+      icon: 'warning',
+    },
+    {
+      key: 'kind:problems',
+      label: vscode.l10n.t('Problems in Workspace'),
+      detail: vscode.l10n.t('errors and warnings'),
+      icon: 'warning',
+    },
+    {
+      key: 'kind:terminal',
+      label: vscode.l10n.t('Terminal Output'),
+      detail: vscode.l10n.t('the last command in the active terminal'),
+      icon: 'terminal',
+    },
+    {
+      key: 'mode:symbols',
+      label: vscode.l10n.t('Symbols…'),
+      detail: vscode.l10n.t('functions, classes…'),
+      icon: 'symbol-class',
+    },
+  ];
+}
 const FILE_RESULTS = 30;
 const SYMBOL_RESULTS = 30;
 
@@ -145,7 +177,11 @@ export class ChatContext implements vscode.Disposable {
       if (!read.ok)
         return {
           ok: false,
-          message: `Not sent: ${items[i].chip.name} could not be attached. ${read.message}`,
+          message: vscode.l10n.t(
+            'Not sent: {0} could not be attached. {1}',
+            items[i].chip.name,
+            read.message,
+          ),
         };
       attachments.push(read.attachment);
     }
@@ -214,16 +250,16 @@ export class ChatContext implements vscode.Disposable {
     this.latestQuery = requestId;
     const q = query.trim().toLowerCase();
     if (mode === 'symbols') return this.querySymbols(requestId, query.trim());
-    const kinds = mode === 'all' ? KINDS.filter((k) => !q || k.label.toLowerCase().includes(q)) : [];
+    const rows = mode === 'all' ? kinds().filter((k) => !q || k.label.toLowerCase().includes(q)) : [];
     const files = this.services.files;
     const withFiles = mode === 'files' || q !== '';
     if (withFiles && !files.ready) {
-      this.post({ type: 'contextResults', requestId, mode, items: kinds, pending: true });
+      this.post({ type: 'contextResults', requestId, mode, items: rows, pending: true });
       await files.load();
       if (requestId !== this.latestQuery) return; // The user typed on: that search answers instead.
     }
     const found = withFiles ? files.search(query.trim(), FILE_RESULTS) : [];
-    const items = [...kinds, ...found.map(({ path }) => fileRow(path))];
+    const items = [...rows, ...found.map(({ path }) => fileRow(path))];
     this.post({ type: 'contextResults', requestId, mode, items, pending: false });
   }
 
@@ -259,11 +295,13 @@ export class ChatContext implements vscode.Disposable {
   private async pick(key: string): Promise<void> {
     const env = await this.env();
     const editor = lastActiveTextEditor();
-    const noEditor: Made = { ok: false, message: 'Open a file in an editor first.' };
+    const noEditor: Made = { ok: false, message: vscode.l10n.t('Open a file in an editor first.') };
     if (key.startsWith('file:')) {
       const uri = this.services.files.uriOf(key.slice(5));
       return this.add([
-        uri ? await fileItem(uri, env) : { ok: false, message: `${key.slice(5)} is not in the workspace.` },
+        uri
+          ? await fileItem(uri, env)
+          : { ok: false, message: vscode.l10n.t('{0} is not in the workspace.', key.slice(5)) },
       ]);
     }
     if (key.startsWith('symbol:')) {

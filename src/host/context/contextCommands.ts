@@ -12,7 +12,7 @@ export function registerContextCommands(context: vscode.ExtensionContext, chat: 
         const targets = uris.length ? uris : activeFile();
         if (!targets.length) {
           void vscode.window.showWarningMessage(
-            'Open a file, or pick files in the Explorer, to add them to the chat.',
+            vscode.l10n.t('Open a file, or pick files in the Explorer, to add them to the chat.'),
           );
           return false;
         }
@@ -24,7 +24,9 @@ export function registerContextCommands(context: vscode.ExtensionContext, chat: 
     vscode.commands.registerCommand('modelGateway.addSelectionToChat', async (): Promise<boolean> => {
       const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
       if (!editor || editor.selection.isEmpty) {
-        void vscode.window.showWarningMessage('Select some code in an editor to add it to the chat.');
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('Select some code in an editor to add it to the chat.'),
+        );
         return false;
       }
       const session = await chat.openView();

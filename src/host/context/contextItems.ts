@@ -64,7 +64,8 @@ export function fileItem(uri: vscode.Uri, env: ReadEnv): Promise<Made> {
 
 /** A selection: its exact text from the editor at send (unsaved edits included), or its lines from disk once closed. */
 export async function selectionItem(editor: vscode.TextEditor, env: ReadEnv): Promise<Made> {
-  if (editor.selection.isEmpty) return { ok: false, message: 'Nothing is selected: select some code first.' };
+  if (editor.selection.isEmpty)
+    return { ok: false, message: vscode.l10n.t('Nothing is selected: select some code first.') };
   const uri = editor.document.uri;
   const exact = new vscode.Range(editor.selection.start, editor.selection.end);
   const range = selectionLines(exact);
@@ -84,12 +85,14 @@ export async function selectionItem(editor: vscode.TextEditor, env: ReadEnv): Pr
 
 /** The workspace's (or one file's) errors and warnings, read again at send. */
 export function problemsItem(scope: vscode.Uri | undefined, env: ReadEnv): Promise<Made> {
-  const name = scope ? `Problems: ${scope.path.split('/').pop()}` : 'Problems';
+  const name = scope
+    ? vscode.l10n.t('Problems: {0}', scope.path.split('/').pop() ?? '')
+    : vscode.l10n.t('Problems');
   return made(
     `problems:${scope?.toString() ?? '*'}`,
     async (e) => {
       const { text, count } = problemsText(scope);
-      return textAttachment('problems', name, count ? text : 'No errors or warnings.', e);
+      return textAttachment('problems', name, count ? text : vscode.l10n.t('No errors or warnings.'), e);
     },
     () => vscode.commands.executeCommand('workbench.actions.view.problems') as Promise<void>,
     env,
@@ -105,7 +108,13 @@ export async function terminalItem(capture: TerminalCapture, env: ReadEnv): Prom
   const exit = command.exitCode === undefined ? '' : ` (exit code ${command.exitCode})`;
   const content =
     `$ ${command.commandLine}\n${command.output}\n${exit ? `[${exit.trim().slice(1, -1)}]` : ''}`.trimEnd();
-  const snapshot = textAttachment('terminal', `Terminal: ${terminal.name}`, content, env, 'shellscript');
+  const snapshot = textAttachment(
+    'terminal',
+    vscode.l10n.t('Terminal: {0}', terminal.name),
+    content,
+    env,
+    'shellscript',
+  );
   return made(
     `terminal:${command.commandLine}:${command.output.length}`,
     async () => snapshot,

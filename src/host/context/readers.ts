@@ -48,7 +48,11 @@ export async function readFileAttachment(
   if (pattern !== undefined) {
     return {
       ok: false,
-      message: `${path} matches the secrets pattern "${pattern}" (modelGateway.context.exclude); it was not attached.`,
+      message: vscode.l10n.t(
+        '{0} matches the secrets pattern "{1}" (modelGateway.context.exclude); it was not attached.',
+        path,
+        pattern,
+      ),
     };
   }
   const document = openDocument(uri);
@@ -60,23 +64,34 @@ export async function readFileAttachment(
     let bytes: Uint8Array;
     try {
       const read = await readWorkspaceFile(uri);
-      if (read.kind === 'folder') return { ok: false, message: `${path} is a folder, not a file.` };
+      if (read.kind === 'folder')
+        return { ok: false, message: vscode.l10n.t('{0} is a folder, not a file.', path) };
       if (read.kind === 'tooLarge') {
         return {
           ok: false,
-          message: `${path} is ${(read.size / 1048576).toFixed(0)} MB; files over 16 MB are not attached.`,
+          message: vscode.l10n.t(
+            '{0} is {1} MB; files over 16 MB are not attached.',
+            path,
+            (read.size / 1048576).toFixed(0),
+          ),
         };
       }
       bytes = read.bytes;
     } catch {
       return {
         ok: false,
-        message: `${path} no longer exists (deleted or renamed); attach it again or remove it.`,
+        message: vscode.l10n.t(
+          '{0} no longer exists (deleted or renamed); attach it again or remove it.',
+          path,
+        ),
       };
     }
     const decoded = decodeText(bytes);
     if (!decoded.ok)
-      return { ok: false, message: `${path} is a binary file; only text files can be attached.` };
+      return {
+        ok: false,
+        message: vscode.l10n.t('{0} is a binary file; only text files can be attached.', path),
+      };
     text = decoded.text;
   }
   if (!language) language = languageFromPath(path);
@@ -90,7 +105,10 @@ export async function readFileAttachment(
   }
   const cut = truncateToTokens(text, env.settings.maxFileTokens);
   if (containsSecret(cut.text, env.apiKey)) {
-    return { ok: false, message: `${path} contains your Model Gateway API key; it was not attached.` };
+    return {
+      ok: false,
+      message: vscode.l10n.t('{0} contains your Model Gateway API key; it was not attached.', path),
+    };
   }
   const base: Omit<Attachment, 'tokens'> = {
     id: randomUUID(),
@@ -124,7 +142,10 @@ export function textAttachment(
 ): Resolved {
   const cut = truncateToTokens(content, env.settings.maxFileTokens);
   if (containsSecret(cut.text, env.apiKey)) {
-    return { ok: false, message: `${name} contains your Model Gateway API key; it was not attached.` };
+    return {
+      ok: false,
+      message: vscode.l10n.t('{0} contains your Model Gateway API key; it was not attached.', name),
+    };
   }
   const base: Omit<Attachment, 'tokens'> = {
     id: randomUUID(),

@@ -29,16 +29,24 @@ export class TerminalCapture implements vscode.Disposable {
   lastCommand(): { terminal: vscode.Terminal; command: TerminalCommand } | { unavailable: string } {
     const terminal = vscode.window.activeTerminal;
     if (!terminal)
-      return { unavailable: 'No terminal is open: run the command in the integrated terminal first.' };
+      return {
+        unavailable: vscode.l10n.t('No terminal is open: run the command in the integrated terminal first.'),
+      };
     const command = this.last.get(terminal);
     if (command) return { terminal, command };
     if (!terminal.shellIntegration) {
       return {
-        unavailable: `Shell integration is not active in terminal "${terminal.name}", so its output cannot be read. Use bash, zsh, fish or PowerShell with terminal.integrated.shellIntegration.enabled on, then run the command again.`,
+        unavailable: vscode.l10n.t(
+          'Shell integration is not active in terminal "{0}", so its output cannot be read. Use bash, zsh, fish or PowerShell with terminal.integrated.shellIntegration.enabled on, then run the command again.',
+          terminal.name,
+        ),
       };
     }
     return {
-      unavailable: `No command has finished in terminal "${terminal.name}" since Model Gateway started: run it again, then attach the terminal.`,
+      unavailable: vscode.l10n.t(
+        'No command has finished in terminal "{0}" since Model Gateway started: run it again, then attach the terminal.',
+        terminal.name,
+      ),
     };
   }
 

@@ -20,24 +20,33 @@ export async function locateInWorkspace(uri: vscode.Uri): Promise<WorkspaceFile 
   const shown = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
   // Checked before getWorkspaceFolder, which compares prefixes and would place /ws/../etc inside /ws.
   if (uri.path.split('/').includes('..'))
-    return { refused: `${shown} has '..' in its path; it was not attached.` };
+    return { refused: vscode.l10n.t("{0} has '..' in its path; it was not attached.", shown) };
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder)
-    return { refused: `${shown} is outside the workspace folders; only workspace files can be attached.` };
+    return {
+      refused: vscode.l10n.t(
+        '{0} is outside the workspace folders; only workspace files can be attached.',
+        shown,
+      ),
+    };
   const root = folder.uri.path.replace(/\/+$/, '');
   const path = uri.path.startsWith(root + '/') ? uri.path.slice(root.length + 1) : '';
   if (isUnsafeRelativePath(path))
-    return { refused: `${shown} is not a file inside the workspace; it was not attached.` };
+    return { refused: vscode.l10n.t('{0} is not a file inside the workspace; it was not attached.', shown) };
   if (uri.scheme === 'file') {
     try {
       const [real, realRoot] = await Promise.all([realpath(uri.fsPath), realpath(folder.uri.fsPath)]);
       if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
         return {
-          refused: `${path} is a link that leads outside the workspace (to ${real}); it was not attached.`,
+          refused: vscode.l10n.t(
+            '{0} is a link that leads outside the workspace (to {1}); it was not attached.',
+            path,
+            real,
+          ),
         };
       }
     } catch {
-      return { refused: `${path} no longer exists (deleted or renamed).` };
+      return { refused: vscode.l10n.t('{0} no longer exists (deleted or renamed).', path) };
     }
   }
   return { uri, folder, path };

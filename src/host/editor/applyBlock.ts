@@ -52,25 +52,32 @@ export function registerApply(
   };
 
   const apply = async (request: ApplyRequest): Promise<ApplyResult> => {
-    if (!(await requireTrust('Apply')))
-      return { status: 'unavailable', message: 'The workspace is not trusted. Nothing was changed.' };
+    if (!(await requireTrust(vscode.l10n.t('Apply'))))
+      return {
+        status: 'unavailable',
+        message: vscode.l10n.t('The workspace is not trusted. Nothing was changed.'),
+      };
     const code = String(request?.code ?? '');
     const uri = await resolveTarget(typeof request?.target === 'string' ? request.target : undefined);
     if (!uri) {
       return warn(
-        'Apply needs a file: open the file to apply the code to, or name it in the code block (```ts src/file.ts). Nothing was changed.',
+        vscode.l10n.t(
+          'Apply needs a file: open the file to apply the code to, or name it in the code block (```ts src/file.ts). Nothing was changed.',
+        ),
         'unavailable',
       );
     }
     const name = vscode.workspace.asRelativePath(uri);
     if (await isReadOnly(uri))
       return warn(
-        `${name} is read-only, so the code was not applied. Nothing was changed.`,
+        vscode.l10n.t('{0} is read-only, so the code was not applied. Nothing was changed.', name),
         'unavailable',
         name,
       );
-    if (review.busy) return warn('Accept or reject the pending edit first.', 'unavailable', name);
-    if (!code.trim()) return warn('The code block is empty; nothing was applied.', 'unavailable', name);
+    if (review.busy)
+      return warn(vscode.l10n.t('Accept or reject the pending edit first.'), 'unavailable', name);
+    if (!code.trim())
+      return warn(vscode.l10n.t('The code block is empty; nothing was applied.'), 'unavailable', name);
 
     const document = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
@@ -99,11 +106,13 @@ export function registerApply(
       if (!(await edit.setCode(proposed, true))) {
         await edit.restore();
         review.finish();
-        return warn(`${name} kept changing, so the code was not applied.`, 'failed', name);
+        return warn(vscode.l10n.t('{0} kept changing, so the code was not applied.', name), 'failed', name);
       }
       const hunks = review.startReview(proposed);
       if (hunks === 0) {
-        void vscode.window.showInformationMessage(`${name} already holds this code; nothing to review.`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('{0} already holds this code; nothing to review.', name),
+        );
         return { status: 'unchanged', mode: 'direct', file: name, hunks };
       }
       return { status: 'review', mode: 'direct', file: name, hunks };
@@ -138,12 +147,16 @@ export function registerApply(
         edit,
         review,
         abort,
-        `Model Gateway: merging the code block into ${name}…`,
+        vscode.l10n.t('Model Gateway: merging the code block into {0}…', name),
       );
     } catch (error) {
       await giveBack();
       if (!isUserAbort(error) && !abort.signal.aborted) {
-        void showError(error, `The merge into ${name} failed; the file was left as it was.`, gateway.log);
+        void showError(
+          error,
+          vscode.l10n.t('The merge into {0} failed; the file was left as it was.', name),
+          gateway.log,
+        );
         return { status: 'failed', mode: 'merge', file: name };
       }
       return { status: 'cancelled', mode: 'merge', file: name };
@@ -155,19 +168,26 @@ export function registerApply(
     if (!check.ok) {
       await giveBack();
       return warn(
-        `The merge from ${model} was not applied: ${check.reason}. ${name} was left as it was; try Insert or Copy instead.`,
+        vscode.l10n.t(
+          'The merge from {0} was not applied: {1}. {2} was left as it was; try Insert or Copy instead.',
+          model,
+          check.reason,
+          name,
+        ),
         'refused',
         name,
       );
     }
     if (!(await edit.setCode(merged, true))) {
       await giveBack();
-      return warn(`${name} kept changing, so the merge was not applied.`, 'failed', name);
+      return warn(vscode.l10n.t('{0} kept changing, so the merge was not applied.', name), 'failed', name);
     }
     const hunks = review.startReview(merged);
     if (hunks === 0) {
       await revertIfUnchanged(document, wasDirty);
-      void vscode.window.showInformationMessage(`${name} already holds this code; nothing to review.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} already holds this code; nothing to review.', name),
+      );
       return { status: 'unchanged', mode: 'merge', file: name, hunks };
     }
     return { status: 'review', mode: 'merge', file: name, hunks };

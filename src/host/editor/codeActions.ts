@@ -15,10 +15,17 @@ export async function applyCode(action: CodeBlockAction, code: string, language:
     return;
   }
   // A new untitled document touches no workspace file; inserting into an open file does.
-  if (!(await requireTrust(action === 'replace' ? 'Replace selection' : 'Insert at cursor'))) return;
+  if (
+    !(await requireTrust(
+      action === 'replace' ? vscode.l10n.t('Replace selection') : vscode.l10n.t('Insert at cursor'),
+    ))
+  )
+    return;
   const editor = lastActiveTextEditor();
   if (!editor) {
-    void vscode.window.showWarningMessage('Open a text editor first: there is no editor to put the code in.');
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Open a text editor first: there is no editor to put the code in.'),
+    );
     return;
   }
   const applied = await editor.edit((edit) => {
@@ -28,7 +35,9 @@ export async function applyCode(action: CodeBlockAction, code: string, language:
     }
   });
   if (!applied)
-    void vscode.window.showWarningMessage('The code could not be inserted: the document is read-only.');
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('The code could not be inserted: the document is read-only.'),
+    );
   else await vscode.window.showTextDocument(editor.document, editor.viewColumn);
 }
 
@@ -40,7 +49,9 @@ export async function openLink(href: string): Promise<void> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
     uri = vscode.Uri.parse(url.toString(), true);
   } catch {
-    void vscode.window.showWarningMessage('Only http and https links from the chat can be opened.');
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Only http and https links from the chat can be opened.'),
+    );
     return;
   }
   await vscode.env.openExternal(uri);

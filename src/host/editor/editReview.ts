@@ -93,9 +93,11 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
       .filter((s) => s.hunk.state === 'pending')
       .map((s) => ({ id: s.hunk.id, offset: s.offset, length: s.length, oldText: s.hunk.oldText }));
     const left = this.hunks.length;
-    this.status.text = `$(diff) ${left} ${left === 1 ? 'hunk' : 'hunks'} left`;
-    this.status.tooltip =
-      'Model Gateway review: Ctrl+Enter accepts all, Esc rejects all. Click for the next hunk.';
+    this.status.text =
+      left === 1 ? vscode.l10n.t('$(diff) 1 hunk left') : vscode.l10n.t('$(diff) {0} hunks left', left);
+    this.status.tooltip = vscode.l10n.t(
+      'Model Gateway review: Ctrl+Enter accepts all, Esc rejects all. Click for the next hunk.',
+    );
     this.status.command = 'modelGateway.nextHunk';
     this.status.show();
     this.redraw();
@@ -119,18 +121,18 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     if (this.streaming) {
       return [
         new vscode.CodeLens(at(topLine), {
-          title: '$(loading~spin) Generating… (Esc to cancel)',
+          title: vscode.l10n.t('$(loading~spin) Generating… (Esc to cancel)'),
           command: 'modelGateway.rejectEdit',
         }),
       ];
     }
     const lenses = [
       new vscode.CodeLens(at(topLine), {
-        title: '$(check-all) Accept All (Ctrl+Enter)',
+        title: vscode.l10n.t('$(check-all) Accept All (Ctrl+Enter)'),
         command: 'modelGateway.acceptEdit',
       }),
       new vscode.CodeLens(at(topLine), {
-        title: '$(discard) Reject All (Esc)',
+        title: vscode.l10n.t('$(discard) Reject All (Esc)'),
         command: 'modelGateway.rejectEdit',
       }),
     ];
@@ -138,12 +140,12 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
       const line = document.positionAt(hunk.offset).line;
       lenses.push(
         new vscode.CodeLens(at(line), {
-          title: 'Accept',
+          title: vscode.l10n.t('Accept'),
           command: 'modelGateway.acceptHunk',
           arguments: [hunk.id],
         }),
         new vscode.CodeLens(at(line), {
-          title: 'Reject',
+          title: vscode.l10n.t('Reject'),
           command: 'modelGateway.rejectHunk',
           arguments: [hunk.id],
         }),

@@ -10,13 +10,13 @@ export function registerExplainSelection(context: vscode.ExtensionContext, chat:
     vscode.commands.registerCommand('modelGateway.explainSelection', async () => {
       const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
       if (!editor) {
-        void vscode.window.showWarningMessage('Open a file and select the code to explain.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Open a file and select the code to explain.'));
         return false;
       }
       const range = selectionOrBlock(editor);
       if (!range) {
         void vscode.window.showWarningMessage(
-          'Nothing to explain: select some code, or put the cursor on a line that has code.',
+          vscode.l10n.t('Nothing to explain: select some code, or put the cursor on a line that has code.'),
         );
         return false;
       }

@@ -34,22 +34,24 @@ export function registerGenerateCode(
   const finish = (): void => review.finish();
 
   const generate = async (options?: GenerateCodeOptions): Promise<GenerateCodeResult> => {
-    if (!(await requireTrust('Generate Code'))) return { status: 'unavailable' };
+    if (!(await requireTrust(vscode.l10n.t('Generate Code')))) return { status: 'unavailable' };
     const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
     if (!editor) {
       void vscode.window.showWarningMessage(
-        'Open a file first: Generate Code writes into the active editor.',
+        vscode.l10n.t('Open a file first: Generate Code writes into the active editor.'),
       );
       return { status: 'unavailable' };
     }
     if (vscode.workspace.fs.isWritableFileSystem(editor.document.uri.scheme) === false) {
       void vscode.window.showWarningMessage(
-        `${editor.document.fileName} is read-only, so code cannot be generated into it.`,
+        vscode.l10n.t('{0} is read-only, so code cannot be generated into it.', editor.document.fileName),
       );
       return { status: 'unavailable' };
     }
     if (review.busy) {
-      void vscode.window.showWarningMessage('Accept or reject the pending generated code first.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Accept or reject the pending generated code first.'),
+      );
       return { status: 'unavailable' };
     }
     const instruction =
@@ -84,16 +86,22 @@ export function registerGenerateCode(
         edit,
         review,
         abort,
-        'Model Gateway: generating code…',
+        vscode.l10n.t('Model Gateway: generating code…'),
       );
     } catch (error) {
       const conflict = edit.conflict;
       if (!conflict) await edit.restore();
       finish();
       if (conflict) {
-        void vscode.window.showWarningMessage('Generation stopped because the generated region was edited.');
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('Generation stopped because the generated region was edited.'),
+        );
       } else if (!isUserAbort(error) && !abort.signal.aborted) {
-        void showError(error, 'Code generation failed; the original text was restored.', gateway.log);
+        void showError(
+          error,
+          vscode.l10n.t('Code generation failed; the original text was restored.'),
+          gateway.log,
+        );
         return { status: 'failed' };
       }
       return { status: 'cancelled' };
@@ -103,7 +111,7 @@ export function registerGenerateCode(
       await edit.restore();
       finish();
       void vscode.window.showWarningMessage(
-        'The model answered without any code; the document was left unchanged.',
+        vscode.l10n.t('The model answered without any code; the document was left unchanged.'),
       );
       return { status: 'empty' };
     }
@@ -114,9 +122,13 @@ export function registerGenerateCode(
       finish();
       await vscode.env.clipboard.writeText(code);
       void vscode.window.showWarningMessage(
-        `The document kept changing, so the generated code could not be written into it. ${
-          restored ? 'The original text is back' : 'Undo puts the original text back'
-        }, and the generated code is on the clipboard.`,
+        restored
+          ? vscode.l10n.t(
+              'The document kept changing, so the generated code could not be written into it. The original text is back, and the generated code is on the clipboard.',
+            )
+          : vscode.l10n.t(
+              'The document kept changing, so the generated code could not be written into it. Undo puts the original text back, and the generated code is on the clipboard.',
+            ),
       );
       return { status: 'failed', code };
     }

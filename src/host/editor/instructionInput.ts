@@ -10,10 +10,12 @@ export async function askInstruction(
 ): Promise<string | undefined> {
   const history = context.globalState.get<string[]>(HISTORY_KEY, []);
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = editor.selection.isEmpty ? 'Generate code at the cursor' : 'Rewrite the selection';
-  pick.placeholder = 'Describe the code to write (Enter to generate, Escape to cancel)';
+  pick.title = editor.selection.isEmpty
+    ? vscode.l10n.t('Generate code at the cursor')
+    : vscode.l10n.t('Rewrite the selection');
+  pick.placeholder = vscode.l10n.t('Describe the code to write (Enter to generate, Escape to cancel)');
   pick.ignoreFocusOut = true;
-  const historyItems = history.map((label) => ({ label, description: 'recent' }));
+  const historyItems = history.map((label) => ({ label, description: vscode.l10n.t('recent') }));
   pick.items = historyItems;
   pick.onDidChangeValue((value) => {
     pick.items = value.trim() ? [{ label: value, alwaysShow: true }, ...historyItems] : historyItems;

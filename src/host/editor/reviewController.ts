@@ -120,7 +120,9 @@ export class ReviewController implements vscode.Disposable {
     const ok = await session.reject(session.model.pending.map((h) => h.id));
     if (!ok) {
       void vscode.window.showWarningMessage(
-        'The document kept changing, so the original text could not be put back. Use Undo to remove the generated code.',
+        vscode.l10n.t(
+          'The document kept changing, so the original text could not be put back. Use Undo to remove the generated code.',
+        ),
       );
       if (this.active?.kind === 'review' && this.active.session === session) this.finish();
     }
@@ -183,15 +185,16 @@ export class ReviewController implements vscode.Disposable {
     );
     if (open) return;
     const name = vscode.workspace.asRelativePath(session.document.uri);
+    const discard = vscode.l10n.t('Discard');
     const answer = await vscode.window.showInformationMessage(
-      `Keep the changes still under review in ${name}?`,
+      vscode.l10n.t('Keep the changes still under review in {0}?', name),
       { modal: true },
-      'Keep',
-      'Discard',
+      vscode.l10n.t('Keep'),
+      discard,
     );
     if (this.active?.kind !== 'review' || this.active.session !== session) return;
     // Dismissing the question keeps the file as it is: nothing the user can see is undone behind their back.
-    if (answer !== 'Discard') session.acceptAll();
+    if (answer !== discard) session.acceptAll();
     else if (await session.reject(session.model.pending.map((h) => h.id))) await session.document.save();
     this.finish();
   }

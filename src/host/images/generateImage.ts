@@ -37,32 +37,40 @@ export async function generateImage(
   options: GenerateImageOptions,
 ): Promise<GenerateImageResult> {
   const cancelled: GenerateImageResult = { status: 'cancelled', files: [], revisedPrompts: [] };
-  if (!(await requireTrust('Generate Image')))
-    return { ...cancelled, status: 'failed', error: 'The workspace is not trusted.' };
+  if (!(await requireTrust(vscode.l10n.t('Generate Image'))))
+    return { ...cancelled, status: 'failed', error: vscode.l10n.t('The workspace is not trusted.') };
   const editor = vscode.window.activeTextEditor;
   const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
   const choices = await askImageChoices(config, options, selected);
   if (!choices) return cancelled;
-  if (!(await gateway.requireKey())) return { ...cancelled, status: 'failed', error: 'No API key.' };
+  if (!(await gateway.requireKey()))
+    return { ...cancelled, status: 'failed', error: vscode.l10n.t('No API key.') };
   const target = await resolveImageTarget(config.images.folder, options.workspaceFolder);
-  if (!target) return { ...cancelled, status: 'failed', error: 'The images folder was refused.' };
+  if (!target)
+    return { ...cancelled, status: 'failed', error: vscode.l10n.t('The images folder was refused.') };
 
   try {
     const files = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Model Gateway', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: 'Model Gateway', cancellable: true }, // l10n-exempt: the product's name,
       async (progress, token) => {
         const abort = new AbortController();
         const onCancel = token.onCancellationRequested(() => abort.abort());
         const started = Date.now();
-        const label = `Generating ${choices.n} image${choices.n > 1 ? 's' : ''} at ${choices.size}`;
+        const label =
+          choices.n > 1
+            ? vscode.l10n.t('Generating {0} images at {1}', choices.n, choices.size)
+            : vscode.l10n.t('Generating 1 image at {0}', choices.size);
         progress.report({ message: `${label}…` });
         const ticker = setInterval(
-          () => progress.report({ message: `${label}… ${Math.round((Date.now() - started) / 1000)} s` }),
+          () =>
+            progress.report({
+              message: vscode.l10n.t('{0}… {1} s', label, Math.round((Date.now() - started) / 1000)),
+            }),
           1000,
         );
         try {
           const result = await request(gateway, config, choices, abort.signal);
-          progress.report({ message: 'Saving…' });
+          progress.report({ message: vscode.l10n.t('Saving…') });
           const saved = await saveImages({
             folder: target.folder,
             prompt: choices.prompt,
@@ -85,7 +93,7 @@ export async function generateImage(
     return { status: 'saved', files: files.saved, revisedPrompts };
   } catch (error) {
     if (error instanceof vscode.CancellationError || isUserAbort(error)) return cancelled;
-    void showError(error, 'Image generation failed; nothing was saved.', gateway.log);
+    void showError(error, vscode.l10n.t('Image generation failed; nothing was saved.'), gateway.log);
     return { ...cancelled, status: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
 }
@@ -121,14 +129,17 @@ async function announce(
     viewColumn: vscode.ViewColumn.Beside,
   });
   const names = files.map((f) => vscode.workspace.asRelativePath(f)).join(', ');
-  confirmInStatusBar(`Saved ${names}`, {
-    title: 'Reveal',
+  confirmInStatusBar(vscode.l10n.t('Saved {0}', names), {
+    title: vscode.l10n.t('Reveal'),
     command: 'revealInExplorer',
     arguments: [files[0]],
   });
-  const revised = revisedPrompts[0] ? ` Revised prompt: "${revisedPrompts[0]}"` : '';
-  const markdown = editor && editor.document.languageId === 'markdown' ? ['Insert Markdown link'] : [];
-  const choice = await vscode.window.showInformationMessage(`Saved ${names}.${revised}`, ...markdown);
+  const markdown =
+    editor && editor.document.languageId === 'markdown' ? [vscode.l10n.t('Insert Markdown link')] : [];
+  const saved = revisedPrompts[0]
+    ? vscode.l10n.t('Saved {0}. Revised prompt: "{1}"', names, revisedPrompts[0])
+    : vscode.l10n.t('Saved {0}.', names);
+  const choice = await vscode.window.showInformationMessage(saved, ...markdown);
   if (choice && editor) await insertMarkdownLinks(editor, files);
 }
 

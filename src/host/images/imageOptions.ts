@@ -37,43 +37,52 @@ export async function askImageChoices(
     options.prompt?.trim() ||
     (
       await vscode.window.showInputBox({
-        title: 'Model Gateway: Generate Image',
-        prompt: 'Describe the image',
+        title: vscode.l10n.t('Model Gateway: Generate Image'),
+        prompt: vscode.l10n.t('Describe the image'),
         value: selectedText.trim().slice(0, 4000),
         ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : 'Describe the image to generate.'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Describe the image to generate.')),
       })
     )?.trim();
   if (!prompt) return undefined;
   // Passing any option means "no questions": the rest come from the settings.
   const automated = Object.keys(options).length > 0;
   const size =
-    options.size ?? (automated ? images.size : await pick('Size', IMAGE_SIZES, images.size, sizeHint));
+    options.size ??
+    (automated ? images.size : await pick(vscode.l10n.t('Size'), IMAGE_SIZES, images.size, sizeHint));
   if (!size) return undefined;
   const quality =
-    options.quality ?? (automated ? images.quality : await pick('Quality', IMAGE_QUALITIES, images.quality));
+    options.quality ??
+    (automated ? images.quality : await pick(vscode.l10n.t('Quality'), IMAGE_QUALITIES, images.quality));
   if (!quality) return undefined;
   const countText = options.n
     ? String(options.n)
     : automated
       ? String(images.count)
-      : await pick('How many images', IMAGE_COUNTS, String(images.count));
+      : await pick(vscode.l10n.t('How many images'), IMAGE_COUNTS, String(images.count));
   if (!countText) return undefined;
   const responseFormat =
     options.responseFormat ??
     (automated
       ? images.responseFormat
-      : await pick('Response format', IMAGE_RESPONSE_FORMATS, images.responseFormat, formatHint));
+      : await pick(
+          vscode.l10n.t('Response format'),
+          IMAGE_RESPONSE_FORMATS,
+          images.responseFormat,
+          formatHint,
+        ));
   if (!responseFormat) return undefined;
   return { prompt, size, quality, n: Number(countText), responseFormat };
 }
 
 function sizeHint(size: string): string | undefined {
-  return size === '4096x4096' ? 'can take minutes' : undefined;
+  return size === '4096x4096' ? vscode.l10n.t('can take minutes') : undefined;
 }
 
 function formatHint(format: string): string | undefined {
-  return format === 'b64_json' ? 'bytes in the response (advised)' : 'short-lived link, downloaded at once';
+  return format === 'b64_json'
+    ? vscode.l10n.t('bytes in the response (advised)')
+    : vscode.l10n.t('short-lived link, downloaded at once');
 }
 
 /** A QuickPick whose first item is the current default, so Enter accepts it. */
@@ -88,9 +97,15 @@ async function pick<T extends string>(
     ordered.map((value) => ({
       label: value,
       description:
-        [value === current ? 'default' : undefined, hint?.(value)].filter(Boolean).join(' · ') || undefined,
+        [value === current ? vscode.l10n.t('default') : undefined, hint?.(value)]
+          .filter(Boolean)
+          .join(' · ') || undefined,
     })),
-    { title: `Generate Image: ${title}`, placeHolder: `Enter accepts ${current}`, ignoreFocusOut: true },
+    {
+      title: vscode.l10n.t('Generate Image: {0}', title),
+      placeHolder: vscode.l10n.t('Enter accepts {0}', current),
+      ignoreFocusOut: true,
+    },
   );
   return chosen?.label as T | undefined;
 }

@@ -17,14 +17,15 @@ export async function resolveImageTarget(
 ): Promise<ImageTarget | undefined> {
   const resolved = await resolveImageFolder(folderSetting, workspaceFolderName);
   if ('refused' in resolved) {
-    if (resolved.refused !== NO_FOLDER) void refuse(resolved.refused);
+    if (resolved.refused !== noFolder()) void refuse(resolved.refused);
     return undefined;
   }
   return resolved;
 }
 
 /** The refusal when the user was asked for a folder and chose none. */
-const NO_FOLDER = 'No folder to save the images in: open a folder, or choose one when asked.';
+const noFolder = (): string =>
+  vscode.l10n.t('No folder to save the images in: open a folder, or choose one when asked.');
 
 /** Like resolveImageTarget, but returns the reason for a refusal instead of showing it (for the chat's image turns). */
 export async function resolveImageFolder(
@@ -32,16 +33,22 @@ export async function resolveImageFolder(
   workspaceFolderName?: string,
 ): Promise<ImageTarget | { refused: string }> {
   const root = await pickRoot(workspaceFolderName);
-  if (!root) return { refused: NO_FOLDER };
+  if (!root) return { refused: noFolder() };
   if (!vscode.workspace.workspaceFolders?.length) return { folder: root, root };
   const resolved = resolveInsideWorkspace(root.path, folderSetting);
-  if (!resolved.ok) return { refused: `The images folder "${folderSetting}" is refused: ${resolved.reason}` };
+  if (!resolved.ok)
+    return {
+      refused: vscode.l10n.t('The images folder "{0}" is refused: {1}', folderSetting, resolved.reason),
+    };
   let folder = root;
   for (const segment of resolved.segments) {
     folder = vscode.Uri.joinPath(folder, segment);
     if (!(await staysInside(root, folder))) {
       return {
-        refused: `The images folder "${folderSetting}" leads outside the workspace through a symbolic link.`,
+        refused: vscode.l10n.t(
+          'The images folder "{0}" leads outside the workspace through a symbolic link.',
+          folderSetting,
+        ),
       };
     }
   }
@@ -51,8 +58,12 @@ export async function resolveImageFolder(
 
 async function refuse(message: string): Promise<void> {
   const choice = await vscode.window.showErrorMessage(
-    `${message} Set 'modelGateway.images.folder' to a path inside the workspace, such as ${DEFAULT_IMAGES_FOLDER}.`,
-    'Open Settings',
+    vscode.l10n.t(
+      "{0} Set 'modelGateway.images.folder' to a path inside the workspace, such as {1}.",
+      message,
+      DEFAULT_IMAGES_FOLDER,
+    ),
+    vscode.l10n.t('Open Settings'),
   );
   if (choice)
     await vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.images.folder');
@@ -84,7 +95,7 @@ async function pickRoot(name?: string): Promise<vscode.Uri | undefined> {
   if (folders.length === 1) return folders[0].uri;
   if (folders.length > 1) {
     const picked = await vscode.window.showWorkspaceFolderPick({
-      placeHolder: 'Save the images in which workspace folder?',
+      placeHolder: vscode.l10n.t('Save the images in which workspace folder?'),
     });
     return picked?.uri;
   }
@@ -92,8 +103,8 @@ async function pickRoot(name?: string): Promise<vscode.Uri | undefined> {
     canSelectFolders: true,
     canSelectFiles: false,
     canSelectMany: false,
-    openLabel: 'Save images here',
-    title: 'No folder is open: choose where to save the generated images',
+    openLabel: vscode.l10n.t('Save images here'),
+    title: vscode.l10n.t('No folder is open: choose where to save the generated images'),
   });
   return chosen?.[0];
 }

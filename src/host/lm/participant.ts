@@ -65,8 +65,8 @@ function createGatewayChatHandler(
       if (!messages) return { metadata: { command } };
       if (request.references?.length) await attachReferences(request.references, messages, gateway, stream);
       if (!(await gateway.requireKey())) {
-        stream.markdown('Model Gateway has no API key. Run **Model Gateway: Set API Key**.');
-        stream.button({ command: 'modelGateway.setApiKey', title: 'Set API Key' });
+        stream.markdown(vscode.l10n.t('Model Gateway has no API key. Run **Model Gateway: Set API Key**.'));
+        stream.button({ command: 'modelGateway.setApiKey', title: vscode.l10n.t('Set API Key') });
         return { metadata: { command } };
       }
       const tools = command || config.lm.toolCalling === 'off' ? [] : referencedTools(request);
@@ -78,7 +78,11 @@ function createGatewayChatHandler(
         const language = lastActiveTextEditor()?.document.languageId ?? '';
         const code = extractCode(text, true);
         stream.markdown(`\`\`\`\`${language}\n${code}\n\`\`\`\`\n`);
-        stream.button({ command: INSERT_COMMAND, title: 'Insert', arguments: [code, language] });
+        stream.button({
+          command: INSERT_COMMAND,
+          title: vscode.l10n.t('Insert'),
+          arguments: [code, language],
+        });
       }
       return { metadata: { command } };
     } catch (error) {
@@ -99,7 +103,7 @@ async function attachReferences(
   stream: vscode.ChatResponseStream,
 ): Promise<void> {
   const { attachments, refused } = await referenceAttachments(references, await gateway.requireKey());
-  for (const reason of refused) stream.markdown(`> Not attached: ${reason}\n\n`);
+  for (const reason of refused) stream.markdown(`> ${vscode.l10n.t('Not attached: {0}', reason)}\n\n`);
   const last = [...messages].reverse().find((m) => m.role === 'user');
   if (!last || !attachments.length) return;
   last.content = withAttachments(last.content, attachments);
@@ -121,7 +125,7 @@ async function streamAnswer(
   const cancel = token.onCancellationRequested(() => abort.abort());
   let text = '';
   try {
-    if (!show) stream.progress('Generating code…');
+    if (!show) stream.progress(vscode.l10n.t('Generating code…'));
     for await (const event of gateway.current().streamChatCompletion(request, { signal: abort.signal })) {
       if (event.type !== 'text') continue;
       text += event.text;
@@ -140,7 +144,7 @@ function explainMessages(
   const editor = lastActiveTextEditor();
   const range = editor && selectionOrBlock(editor);
   if (!editor || !range) {
-    stream.markdown('Select some code in an editor first; `/explain` explains the selection.');
+    stream.markdown(vscode.l10n.t('Select some code in an editor first; `/explain` explains the selection.'));
     return undefined;
   }
   const doc = editor.document;
@@ -157,7 +161,7 @@ function codeMessages(
   stream: vscode.ChatResponseStream,
 ): ChatMessage[] | undefined {
   if (!request.prompt.trim()) {
-    stream.markdown('Say what code to write, e.g. `/code a function that parses ISO dates`.');
+    stream.markdown(vscode.l10n.t('Say what code to write, e.g. `/code a function that parses ISO dates`.'));
     return undefined;
   }
   const editor = lastActiveTextEditor();
@@ -203,37 +207,54 @@ async function imageCommand(
   stream: vscode.ChatResponseStream,
 ): Promise<GatewayChatResult> {
   if (!prompt.trim()) {
-    stream.markdown('Describe the image, e.g. `/image a watercolor fox in the snow`.');
+    stream.markdown(vscode.l10n.t('Describe the image, e.g. `/image a watercolor fox in the snow`.'));
     return { metadata: { command: 'image' } };
   }
-  stream.progress(`Generating ${config.images.count} image(s) at ${config.images.size}…`);
+  stream.progress(vscode.l10n.t('Generating {0} image(s) at {1}…', config.images.count, config.images.size));
   const result = await generateImage(gateway, config, { prompt: prompt.trim() });
   if (result.status !== 'saved') {
     return {
-      errorDetails: { message: result.error ?? 'Image generation was cancelled.' },
+      errorDetails: { message: result.error ?? vscode.l10n.t('Image generation was cancelled.') },
       metadata: { command: 'image' },
     };
   }
-  stream.markdown(`Saved ${result.files.length} image(s):\n\n`);
+  stream.markdown(`${vscode.l10n.t('Saved {0} image(s):', result.files.length)}\n\n`);
   for (const file of result.files) {
     stream.markdown(`![${file.path.split('/').pop()}](${file.toString()})\n\n`);
     stream.anchor(file, vscode.workspace.asRelativePath(file));
     stream.markdown('\n\n');
     stream.reference(file);
   }
-  if (result.revisedPrompts[0]) stream.markdown(`Revised prompt: _${result.revisedPrompts[0]}_`);
+  if (result.revisedPrompts[0])
+    stream.markdown(vscode.l10n.t('Revised prompt: _{0}_', result.revisedPrompts[0]));
   return { metadata: { command: 'image' } };
 }
 
 function followupsFor(command: string): vscode.ChatFollowup[] {
   if (command === 'explain')
     return [
-      { prompt: 'Explain it more simply', label: 'Explain more simply' },
-      { prompt: 'write tests for the selected code', command: 'code', label: 'Write tests' },
+      { prompt: vscode.l10n.t('Explain it more simply'), label: vscode.l10n.t('Explain more simply') },
+      {
+        prompt: vscode.l10n.t('write tests for the selected code'),
+        command: 'code',
+        label: vscode.l10n.t('Write tests'),
+      },
     ];
   if (command === 'code')
-    return [{ prompt: 'add error handling', command: 'code', label: 'Add error handling' }];
+    return [
+      {
+        prompt: vscode.l10n.t('add error handling'),
+        command: 'code',
+        label: vscode.l10n.t('Add error handling'),
+      },
+    ];
   if (command === 'image')
-    return [{ prompt: 'the same, in another style', command: 'image', label: 'Another style' }];
-  return [{ prompt: 'Show an example', label: 'Show an example' }];
+    return [
+      {
+        prompt: vscode.l10n.t('the same, in another style'),
+        command: 'image',
+        label: vscode.l10n.t('Another style'),
+      },
+    ];
+  return [{ prompt: vscode.l10n.t('Show an example'), label: vscode.l10n.t('Show an example') }];
 }

@@ -60,7 +60,7 @@ export async function streamWithTools(
         messages.push({ role: 'tool', tool_call_id: call.callId, content: await invoke(call, chat) });
       }
     }
-    chat.stream.markdown(`\n\nStopped after ${MAX_ROUNDS} rounds of tool calls.`);
+    chat.stream.markdown(`\n\n${vscode.l10n.t('Stopped after {0} rounds of tool calls.', MAX_ROUNDS)}`);
     return text;
   } finally {
     cancel.dispose();
@@ -81,6 +81,6 @@ async function invoke(
     return result.content.map(partText).join('');
   } catch (error) {
     if (chat.token.isCancellationRequested) throw error;
-    return `The tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `The tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`; // l10n-exempt: read by the model
   }
 }

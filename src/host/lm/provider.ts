@@ -37,7 +37,7 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
       name: readableModelName(model.id),
       family: model.id.replace(/-\d{8}(-thinking)?$/, '$1'),
       version: /-(\d{8})/.exec(model.id)?.[1] ?? 'latest',
-      detail: model.extra ? 'Model Gateway · extra model' : 'Model Gateway',
+      detail: model.extra ? vscode.l10n.t('Model Gateway · extra model') : 'Model Gateway', // l10n-exempt: the product's name
       tooltip: `${model.id}: ${modelNote(model)}`,
       maxInputTokens: model.contextTokens,
       maxOutputTokens: maxTokensFor(model.id, config),
@@ -54,7 +54,7 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
     token: vscode.CancellationToken,
   ): Promise<void> {
     if (!(await this.gateway.requireKey())) {
-      throw new Error("Model Gateway has no API key. Run 'Model Gateway: Set API Key'.");
+      throw new Error(vscode.l10n.t("Model Gateway has no API key. Run 'Model Gateway: Set API Key'."));
     }
     const config = this.getConfig();
     const abort = new AbortController();
