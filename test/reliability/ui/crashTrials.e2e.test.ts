@@ -160,6 +160,8 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
         `      trial ${n + 1}: ${trial.continueShown ? 'continued' : 'new chat'}, killed ${trial.delayMs} ms into` +
           ` the answer (${saved} characters saved), ${before.size} conversations, restart ${restartMs} ms: ${problems.length ? 'FAILED' : 'ok'}`,
       );
+      // Printed as they happen: a long run's evidence must not depend on the final report being printed.
+      for (const problem of problems) console.log(`        ${problem}`);
       if (problems.length)
         failures.push(`trial ${n + 1} (delay ${trial.delayMs} ms):\n  ${problems.join('\n  ')}`);
     }
