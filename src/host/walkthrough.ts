@@ -9,6 +9,33 @@ export const WALKTHROUGH_SHOWN_KEY = 'modelGateway.walkthroughShown';
 const HAS_KEY_CONTEXT = 'modelGateway.hasApiKey';
 
 /**
+ * The same flag as a file in the extension's global storage. globalState alone was not enough: in a browser
+ * workbench (code-server) it lives in the page's storage, written back a while later, so a reload soon after the
+ * first opening could find no flag and open the walkthrough a second time. The file is on the extension host's
+ * disk as soon as the write returns.
+ */
+const WALKTHROUGH_SHOWN_FILE = 'walkthrough-shown';
+
+async function shownBefore(context: vscode.ExtensionContext): Promise<boolean> {
+  if (context.globalState.get<boolean>(WALKTHROUGH_SHOWN_KEY)) return true;
+  try {
+    await vscode.workspace.fs.stat(vscode.Uri.joinPath(context.globalStorageUri, WALKTHROUGH_SHOWN_FILE));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function markShown(context: vscode.ExtensionContext): Promise<void> {
+  await context.globalState.update(WALKTHROUGH_SHOWN_KEY, true);
+  await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+  await vscode.workspace.fs.writeFile(
+    vscode.Uri.joinPath(context.globalStorageUri, WALKTHROUGH_SHOWN_FILE),
+    new Uint8Array(0),
+  );
+}
+
+/**
  * Keeps the key step's context key honest and, on the first activation without a key, opens the walkthrough
  * once. The flag is written before opening, so a crash or a dismissal never leads to a second opening.
  */
@@ -25,8 +52,8 @@ export function registerWalkthrough(
   context.subscriptions.push(keys.onDidChange(() => void syncKeyContext()));
   void syncKeyContext()
     .then(async (hasKey) => {
-      if (hasKey || context.globalState.get<boolean>(WALKTHROUGH_SHOWN_KEY)) return;
-      await context.globalState.update(WALKTHROUGH_SHOWN_KEY, true);
+      if (hasKey || (await shownBefore(context))) return;
+      await markShown(context);
       await vscode.commands.executeCommand(
         'workbench.action.openWalkthrough',
         `${context.extension.id}#${WALKTHROUGH_ID}`,

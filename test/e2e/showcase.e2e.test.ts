@@ -10,8 +10,12 @@ describe('Chat as an editor tab (README screenshot)', function () {
     const { page } = e2e();
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'View: Close Primary Side Bar');
-    // The picture is of the chat alone: a panel (the log, a terminal) left open by an earlier test goes.
-    await runCommand(page, 'View: Close Panel');
+    // The picture is of the chat alone: a panel (the log, a terminal) left open by an earlier test goes. The
+    // command is listed only while the panel shows.
+    if (await page.locator('.part.panel').isVisible()) {
+      await runCommand(page, 'View: Hide Panel');
+      await page.locator('.part.panel').waitFor({ state: 'hidden' });
+    }
     await runCommand(page, 'Model Gateway: Open Chat in Editor');
     await page.locator('.tab').filter({ hasText: 'Model Gateway Chat' }).waitFor();
     const panel = await webviewWith(page, 'textarea[aria-label="Message"]', 30_000);
