@@ -101,14 +101,16 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'View: Show Explorer');
     const rows = page.locator('.explorer-folders-view .monaco-list-row');
     const folderRow = rows.filter({ has: page.locator('.label-name', { hasText: /^ctx$/ }) }).first();
-    await folderRow.waitFor();
-    if ((await folderRow.getAttribute('aria-expanded')) !== 'true') await folderRow.click();
     const alpha = rows.filter({ has: page.locator('.label-name', { hasText: /^alpha\.ts$/ }) }).first();
     const beta = rows.filter({ has: page.locator('.label-name', { hasText: /^beta\.ts$/ }) }).first();
-    // Chips are keyed by path, so a second try (a click the Explorer or its menu lost) adds nothing twice.
+    // Chips are keyed by path, so a second try (a click the Explorer or its menu lost) adds nothing twice. The
+    // folder is opened by what shows (its files), not by its aria-expanded, which the restored tree can change.
     await retrying(
-      2,
+      3,
       async () => {
+        await folderRow.waitFor();
+        if (!(await alpha.isVisible())) await folderRow.click();
+        await alpha.waitFor({ timeout: 5_000 });
         await alpha.click();
         await beta.click({ modifiers: ['Control'] });
         await beta.click({ button: 'right' });
