@@ -223,15 +223,11 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     const model = this.conversation.model;
     const turn = startAssistantTurn(this.conversation, model, Date.now());
     this.post({ type: 'turnsAdded', turns: [turn] });
-    // Saved at once, not at the first token: a thinking model may take minutes to start, and a crash meanwhile
-    // must not lose the question. "At once" is the next turn of the event loop: from here until the request is
-    // handed to the socket there is only synchronous work and resolved promises, so serialising the whole
-    // conversation for the store (milliseconds on a long one) and the history update no longer come before it.
-    let saveQuestion: NodeJS.Immediate | undefined = setImmediate(() => {
-      saveQuestion = undefined;
-      chat.touched(this.conversation);
-      chat.scheduleSave(this.conversation);
-    });
+    chat.touched(this.conversation);
+    // Saved now, not at the first token: a thinking model may take minutes to start, and a crash meanwhile
+    // must not lose the question. Not deferred to after the request leaves: the crash trials caught a question
+    // not on disk 364 ms after its request when it was.
+    chat.scheduleSave(this.conversation);
 
     const abort = new AbortController();
     let release!: () => void;
@@ -276,8 +272,6 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       });
       chat.log.info(`Chat answer ${outcome.status} (${model}).`);
     } finally {
-      // Ended before the question's save ran (refused, or an answer within the same turn): persist saves it.
-      if (saveQuestion) clearImmediate(saveQuestion);
       this.inflight = undefined;
       release();
       if (!saved) await chat.persist(this.conversation);
