@@ -137,7 +137,13 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       const restartAt = Date.now();
       frame = await restart(page);
       const restartMs = Date.now() - restartAt;
-      const after = readConversations(server.userDataDir);
+      // The restarted host may be moving a file into place as it is read (VS Code renames in two steps): a
+      // conversation missing from one read is looked for again, for up to 5 s, before it counts as lost.
+      let after = readConversations(server.userDataDir);
+      for (let i = 0; i < 10 && [...before.keys()].some((id) => !after.has(id)); i++) {
+        await sleep(500);
+        after = readConversations(server.userDataDir);
+      }
       const problems = crashViolations(before, after).map((v) => `${v.kind} ${v.id}: ${v.detail}`);
       if (questionLost) problems.push(`the question was not on disk ${trial.delayMs} ms after the request`);
       // Opening the chat listed the history, which reconciles the index with the files.

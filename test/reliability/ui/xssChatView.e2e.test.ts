@@ -94,7 +94,7 @@ describe('Hostile model output in the real chat view (code-server, emulator)', f
         for (const [i, vectors] of messages.entries()) {
           const before = emulator().requests.length;
           await send(frame, MARKER + HEAD + labelledAnswer(vectors));
-          await untilAnsweredSince(emulator(), before, 20_000, `answer ${i}`);
+          await untilAnsweredSince(emulator(), before, 60_000, `answer ${i}`);
           const answer = articles(frame, /^Assistant /).last();
           await until(async () => (await answer.innerText()).includes('Echo: v'), 20_000, `echo ${i}`);
           await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
