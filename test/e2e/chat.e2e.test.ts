@@ -209,9 +209,19 @@ describe('Chat panel in the real editor', function () {
   it('keeps the conversation across a window reload', async () => {
     const { page } = e2e();
     let frame = await openChat(page);
-    const lastText = await articles(frame, /^Assistant /)
-      .last()
-      .innerText();
+    // The earlier test's answer may still be finishing (its usage line not yet in); only a finished turn is the
+    // state a reload must bring back.
+    let lastText = '';
+    await until(
+      async () => {
+        lastText = await articles(frame, /^Assistant /)
+          .last()
+          .innerText();
+        return !lastText.includes('Generating…');
+      },
+      20_000,
+      'the last answer to finish',
+    );
     await e2e().reload(page);
     frame = await openChat(page);
     await until(

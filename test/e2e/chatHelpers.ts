@@ -32,11 +32,20 @@ export async function openNewChat(page: Page): Promise<FrameLocator> {
   return frame;
 }
 
-/** Types a message into the composer and sends it with Enter. */
+/**
+ * Types a message into the composer and sends it with Enter, once Send is enabled: while the previous answer is
+ * still finishing (its turn saved, then ended) the composer is busy and Enter sends nothing, as for a user.
+ */
 export async function send(frame: FrameLocator, text: string): Promise<void> {
   const box = frame.getByRole('textbox', { name: 'Message', exact: true });
   await box.click();
   await box.fill(text);
+  const sendButton = frame.getByRole('button', { name: 'Send', exact: true });
+  await until(
+    () => sendButton.isEnabled(),
+    20_000,
+    'the Send button to be enabled (the previous answer ended)',
+  );
   await box.press('Enter');
 }
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { acceptInputBox, runCommand, screenshot, webviewWith } from '../harness/browser';
+import { acceptInputBox, runCommand, screenshot, waitForCommand, webviewWith } from '../harness/browser';
+import { extensionCategory } from '../harness/e2eFixture';
 import { emulatorKey } from '../harness/workspace';
 import { startOwnEditor, waitForActivation, type OwnEditor } from './ownEditor';
 
@@ -71,10 +72,14 @@ describe('Getting Started walkthrough (issue 20), in a fresh editor without a ke
     const { page } = editor;
     await runCommand(page, 'View: Close All Editors');
     await walkthrough(page).waitFor({ state: 'hidden', timeout: 10_000 });
-    // The workbench saves which editors are open a moment later; a reload before that restores the walkthrough
-    // itself (VS Code's editor restore, not the extension).
-    await page.waitForTimeout(3000);
-    await editor.open();
+    // VS Code's own Reload Window: it saves the workbench state (which editors are open) before reloading. A bare
+    // page load does not wait for that save, and in CI VS Code's editor restore then brought the closed walkthrough
+    // back itself, which is not the extension's doing.
+    await Promise.all([
+      page.waitForEvent('load', { timeout: 60_000 }),
+      runCommand(page, 'Developer: Reload Window'),
+    ]);
+    await waitForCommand(page, extensionCategory, 60_000);
     await waitForActivation(page);
     // The first time it opened within moments of activation; give it well over that before concluding.
     await page.waitForTimeout(5000);
