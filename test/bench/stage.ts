@@ -38,8 +38,6 @@ export async function productionStage(): Promise<Stage> {
     'media',
     'docs',
     'l10n',
-    // The manifest's titles and descriptions are %keys% resolved from these: without them the palette lists none.
-    ...readdirSync(repoRoot).filter((name) => /^package\.nls(\.[\w-]+)?\.json$/.test(name)),
   ]) {
     const from = join(repoRoot, name);
     if (existsSync(from)) cpSync(from, join(stageDir, name), { recursive: statSync(from).isDirectory() });

@@ -1,4 +1,4 @@
-// Checks what the packaged VSIX holds: the bundles, undici's fallback parser, codicons, media (icon and walkthrough
+// Checks what the packaged VSIX holds: the bundles, undici's two HTTP parsers, codicons, media (icon and walkthrough
 // included), the README and its screenshots, CHANGELOG, LICENSE, package.json and the l10n bundles only, within 1.5 MB.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { repoRoot } from './paths';
 const ALLOWED = [
   /^dist\/extension\.js$/,
   /^dist\/webview\.js$/,
-  /^dist\/llhttp\.wasm$/,
+  /^dist\/llhttp(_simd)?\.wasm$/,
   /^dist\/codicons\/codicon\.(css|ttf)$/,
   /^media\//,
   /^docs\/images\/[\w-]+\.png$/,
@@ -25,6 +25,7 @@ const REQUIRED = [
   'dist/extension.js',
   'dist/webview.js',
   'dist/llhttp.wasm',
+  'dist/llhttp_simd.wasm',
   'media/chat.css',
   'README.md',
   'CHANGELOG.md',

@@ -1,9 +1,9 @@
-// The gateway client bundled as the extension ships it (esbuild.mjs): undici's SIMD HTTP parser is inside
-// the bundle, and the fallback for CPUs without WebAssembly SIMD is read from llhttp.wasm next to it.
+// The gateway client bundled as the extension ships it (esbuild.mjs): undici's HTTP parsers, the SIMD one and
+// the fallback for CPUs without WebAssembly SIMD, are read from llhttp_simd.wasm and llhttp.wasm next to it.
 // undici's UNDICI_NO_WASM_SIMD=1 forces the fallback, so both paths run for real in a child process.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,19 +47,23 @@ describe('gateway client bundle: undici HTTP parser', function () {
     rmSync(bare, { recursive: true, force: true });
   });
 
-  it('ships the fallback parser as a file next to the bundle', () => {
+  it('ships both parsers as files next to the bundle, not inside it', () => {
+    assert.ok(existsSync(join(BUNDLE_DIR, 'llhttp_simd.wasm')));
     assert.ok(existsSync(join(BUNDLE_DIR, 'llhttp.wasm')));
+    // Their base64 JavaScript form is not in the bundle (the wasm magic number, base64-encoded, opens it).
+    assert.ok(!readFileSync(join(BUNDLE_DIR, 'gateway.js'), 'utf8').includes('AGFzbQEAAAAB'));
   });
 
-  it('streams with the SIMD parser inside the bundle, even without the fallback file', async () => {
-    assert.equal(await streamWithBundle(bare, emulator.url, false), expectedAnswer(REQUEST));
+  it('streams with the SIMD parser read from llhttp_simd.wasm', async () => {
+    assert.equal(await streamWithBundle(BUNDLE_DIR, emulator.url, false), expectedAnswer(REQUEST));
   });
 
   it('streams with the fallback parser read from llhttp.wasm when SIMD is unavailable', async () => {
     assert.equal(await streamWithBundle(BUNDLE_DIR, emulator.url, true), expectedAnswer(REQUEST));
   });
 
-  it('the fallback really comes from the file: without it the non-SIMD path cannot load', async () => {
+  it('the parsers really come from the files: without them neither path loads', async () => {
+    await assert.rejects(streamWithBundle(bare, emulator.url, false), /llhttp_simd\.wasm|WebAssembly/);
     await assert.rejects(streamWithBundle(bare, emulator.url, true), /llhttp\.wasm|WebAssembly/);
   });
 });
