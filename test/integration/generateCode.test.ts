@@ -98,6 +98,28 @@ describe('Generate Code and inline edits (real editor)', () => {
     });
   });
 
+  it('switching to another tab during the stream: the generation goes on and lands whole, then Reject restores', async () => {
+    await setSetting('chat.model', 'alpha-haiku-4-5-20251001');
+    await withGateway({ chunkDelayMs: 40, chunkSize: 2 }, async (slow) => {
+      const editor = await openFile('gen-away.js', ORIGINAL, 'javascript');
+      editor.selection = new vscode.Selection(4, 0, 4, 0);
+      const document = editor.document;
+      const running = vscode.commands.executeCommand<GenerateCodeResult>('modelGateway.generateCode', {
+        instruction: 'x',
+      });
+      await eventually(() => assert.ok(document.getText().length > ORIGINAL.length), 10_000);
+      // Another file in the same editor group: the TextEditor the generation began in is closed.
+      await openFile('gen-away-other.js', '// elsewhere\n', 'javascript');
+      assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document === document), 'the file is hidden');
+      const result = await running;
+      assert.equal(result.status, 'review');
+      const code = expectedCode(chatRequestIn(slow.requests));
+      assert.equal(document.getText(), ORIGINAL.replace('// end\n', `${code}\n// end\n`));
+      assert.equal(await vscode.commands.executeCommand('modelGateway.rejectEdit'), true);
+      assert.equal(document.getText(), ORIGINAL);
+    });
+  });
+
   it('Reject while the user keeps typing elsewhere restores the original and keeps the typing', async () => {
     const editor = await openFile('gen-reject-typing.js', ORIGINAL, 'javascript');
     editor.selection = new vscode.Selection(4, 0, 4, 0);

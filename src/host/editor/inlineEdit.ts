@@ -94,11 +94,7 @@ export class InlineEdit implements vscode.Disposable {
     if (change.length === 0 && change.text === '' && !last) return true;
     this.expected.push(change);
     const range = new vscode.Range(this.document.positionAt(offset), this.document.positionAt(this.end));
-    const ok = await this.editor.edit((edit) => edit.replace(range, change.text), {
-      // Streamed edits join one undo step; the last one closes it.
-      undoStopBefore: this.firstEdit,
-      undoStopAfter: last,
-    });
+    const ok = await this.write(range, change.text, last);
     const index = this.expected.indexOf(change);
     if (!ok && index >= 0) this.expected.splice(index, 1);
     if (ok) {
@@ -106,6 +102,31 @@ export class InlineEdit implements vscode.Disposable {
       this.inserted = code;
     }
     return ok;
+  }
+
+  /**
+   * Replaces `range` through an editor of the document when one is shown, so the streamed edits join one undo
+   * step (the last one closes it). The TextEditor the edit began in is closed once the user switches to another
+   * tab (VS Code then refuses its edits); another shown editor of the same document takes its place, and with
+   * none shown the document is edited directly, so the generation goes on and nothing is left half-written.
+   */
+  private async write(range: vscode.Range, text: string, last: boolean): Promise<boolean> {
+    const shown = vscode.window.visibleTextEditors;
+    const editor = shown.includes(this.editor)
+      ? this.editor
+      : shown.find((e) => e.document === this.document);
+    if (editor) {
+      const edited = await editor
+        .edit((edit) => edit.replace(range, text), { undoStopBefore: this.firstEdit, undoStopAfter: last })
+        .then(
+          (ok) => ok,
+          () => undefined, // closed between the check and the edit: the document is edited directly below
+        );
+      if (edited !== undefined) return edited;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(this.document.uri, range, text);
+    return vscode.workspace.applyEdit(edit);
   }
 
   private track(changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
