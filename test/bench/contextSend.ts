@@ -22,6 +22,7 @@ import { largeSource } from './contextWorkspace';
 import { editorUnavailable } from './editor';
 import { type Row, fmtMs, skippedRow, verdict } from './report';
 import type { BenchSettings } from './settings';
+import { waitFor } from '../support/poll';
 import { median } from './stats';
 import { productionStage } from './stage';
 
@@ -130,16 +131,6 @@ async function frameOf(locator: FrameLocator): Promise<Frame> {
   return frame;
 }
 
-async function waitFor<T>(what: string, get: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Sends one message (after attaching `attach`) and measures it; waits until the answer has ended. */
 async function sendOnce(page: Page, chat: FrameLocator, emulator: Emulator, attach: string[]): Promise<Sent> {
   for (const name of attach) {
@@ -154,18 +145,25 @@ async function sendOnce(page: Page, chat: FrameLocator, emulator: Emulator, atta
   await messageBox(chat).fill('How do these ledgers add up totals?');
   await frame.evaluate(installScript);
   await messageBox(chat).press('Enter');
-  const record = await waitFor('the request at the emulator', async () => {
-    const r = chatRequests()[before];
-    return r?.firstWriteAt !== undefined && r.bodyAt !== undefined ? r : undefined;
-  });
-  const seen = await waitFor('the first token on screen', () =>
-    frame.evaluate(() => {
-      const s = (window as unknown as { __send: Record<string, number> }).__send;
-      const done = s.paintAt !== undefined && s.frameDoneAt !== undefined && s.deltaAt !== undefined;
-      return done && s.enterAt !== undefined ? s : undefined;
-    }),
+  const record = await waitFor(
+    async () => {
+      const r = chatRequests()[before];
+      return r?.firstWriteAt !== undefined && r.bodyAt !== undefined ? r : undefined;
+    },
+    'the request at the emulator',
+    30_000,
   );
-  await waitFor('the end of the answer', async () => (record.responseEnded ? true : undefined), 60_000);
+  const seen = await waitFor(
+    () =>
+      frame.evaluate(() => {
+        const s = (window as unknown as { __send: Record<string, number> }).__send;
+        const done = s.paintAt !== undefined && s.frameDoneAt !== undefined && s.deltaAt !== undefined;
+        return done && s.enterAt !== undefined ? s : undefined;
+      }),
+    'the first token on screen',
+    30_000,
+  );
+  await waitFor(async () => (record.responseEnded ? true : undefined), 'the end of the answer', 60_000);
   const [nodeOffset, pageOffset] = [offsetScript(), await frame.evaluate(offsetScript)];
   await page.waitForTimeout(300);
   return {
@@ -212,11 +210,14 @@ async function roundTrip(chat: FrameLocator): Promise<number> {
   const frame = await frameOf(chat);
   await frame.evaluate(installTripScript);
   await box.press('#');
-  const trip = await waitFor('the picker answered by the host', () =>
-    frame.evaluate(() => {
-      const t = (window as unknown as { __trip: Record<string, number> }).__trip;
-      return t.answerAt !== undefined && t.keyAt !== undefined ? t.answerAt - t.keyAt : undefined;
-    }),
+  const trip = await waitFor(
+    () =>
+      frame.evaluate(() => {
+        const t = (window as unknown as { __trip: Record<string, number> }).__trip;
+        return t.answerAt !== undefined && t.keyAt !== undefined ? t.answerAt - t.keyAt : undefined;
+      }),
+    'the picker answered by the host',
+    30_000,
   );
   await box.press('Escape');
   await box.fill('');
@@ -290,15 +291,18 @@ export async function contextSendRows(settings: BenchSettings): Promise<Row[]> {
     const turns = chat.locator('.turn');
     // Older turns load lazily: the last answer on screen says the stored conversation is open.
     const last = `End of answer ${Math.ceil(c.messages / 2) - 1}.`;
-    await waitFor('the stored conversation', async () =>
-      (
-        await turns
-          .last()
-          .innerText()
-          .catch(() => '')
-      ).includes(last)
-        ? true
-        : undefined,
+    await waitFor(
+      async () =>
+        (
+          await turns
+            .last()
+            .innerText()
+            .catch(() => '')
+        ).includes(last)
+          ? true
+          : undefined,
+      'the stored conversation',
+      30_000,
     );
     const long: Sent[] = [];
     // One unmeasured send warms both paths up (the first request opens the connection).
