@@ -18,7 +18,9 @@ function fenceInfo(block: HTMLElement, sourceOf: SourceOf): string {
   const source = answer && turnId ? sourceOf(turnId) : undefined;
   if (!answer || source === undefined) return '';
   const index = Array.from(answer.querySelectorAll('.code-block')).indexOf(block);
-  const fences = md.parse(source, {}).filter((t) => t.type === 'fence' || t.type === 'code_block');
+  const fences = md
+    .parse(source, { keepLongRuns: true })
+    .filter((t) => t.type === 'fence' || t.type === 'code_block');
   return fences[index]?.info ?? '';
 }
 

@@ -4,6 +4,7 @@ import type { CodeQuote } from '../chat/types';
 import type { CodeBlockAction, WebviewToHost } from '../protocol';
 import { h, iconButton } from './dom';
 import { highlightCode, languageOf } from './highlight';
+import { fullText } from './longRuns';
 
 type ToolbarAction = CodeBlockAction | 'copy';
 
@@ -93,8 +94,10 @@ export function quoteBlock(quote: CodeQuote, html: (markup: string) => DocumentF
 
 /** The raw code of a block. */
 export function blockCode(block: HTMLElement): string {
-  // textContent of the highlighted code is the raw code; markdown-it ends fences with a newline nobody wants.
-  return (block.querySelector('pre')?.textContent ?? '').replace(/\n$/, '');
+  // The text of the highlighted code is the raw code (with any folded long run in place); markdown-it ends
+  // fences with a newline nobody wants.
+  const pre = block.querySelector('pre');
+  return (pre ? fullText(pre) : '').replace(/\n$/, '');
 }
 
 /**

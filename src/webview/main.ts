@@ -7,6 +7,7 @@ import type { PickerItem } from '../contextProtocol';
 import type { ChatViewState, HostToWebview } from '../protocol';
 import { applyTargetOf, nameApplyTarget } from './applyTarget';
 import { codeBlockMessage } from './codeBlock';
+import { unfoldAt } from './longRuns';
 import { Composer } from './composer';
 import { ChipTray, formatTokens, NoticeLine } from './contextChips';
 import { SlashMenu, slashToken } from './slashMenu';
@@ -169,6 +170,11 @@ app.replaceChildren(header.element, onboarding.element, main, composer.element, 
 // Links and code-block buttons are handled once here, so rendered Markdown carries no listeners.
 const answerSource = (turnId: string): string | undefined => transcript.answerSource(turnId);
 document.addEventListener('click', (event) => {
+  // A fold can sit inside a link (a long address): showing the rest must not follow the link.
+  if (unfoldAt(event.target)) {
+    event.preventDefault();
+    return;
+  }
   const codeMessage = codeBlockMessage(event.target, (block) => applyTargetOf(block, answerSource));
   if (codeMessage) {
     post(codeMessage);

@@ -8,6 +8,7 @@ import { appendGrouped } from './blockGroups';
 import { enhanceCodeBlocks } from './codeBlock';
 import { escapeHtml, highlightCode, languageOf } from './highlight';
 import { highlightedToDom } from './highlightDom';
+import { type FoldEnv, foldLongRuns, foldSourceRuns } from './longRuns';
 import { allowedClasses } from './safeClasses';
 import { tokensToDom } from './tokenDom';
 
@@ -29,6 +30,11 @@ export const md = new MarkdownIt({ html: false, linkify: true, typographer: fals
 md.validateLink = isAllowedLink;
 // Fuzzy links would turn `README.md` or `index.js` into http:// links (ccTLDs); only explicit URLs link.
 md.linkify.set({ fuzzyLink: false });
+
+// Over-long runs are folded (longRuns.ts); taking their rest out of the source first spares parsing it.
+md.core.ruler.before('block', 'fold_long_runs', (state) => {
+  state.src = foldSourceRuns(state.src, state.env as FoldEnv);
+});
 
 md.renderer.rules.fence = (tokens, idx) => {
   const token = tokens[idx];
@@ -168,14 +174,15 @@ export function highlightedFragment(html: string): DocumentFragment {
   return highlightedToDom(html) ?? sanitizeToFragment(html);
 }
 
-/** Sanitised, enhanced (code toolbars) DOM for a piece of markdown-it output. */
-export function htmlToFragment(html: string): DocumentFragment {
+/** Sanitised, enhanced (code toolbars) DOM for a piece of markdown-it output (`env`: its parse's). */
+export function htmlToFragment(html: string, env: FoldEnv = {}): DocumentFragment {
   const fragment = sanitizeToFragment(html);
   // markdown-it separates blocks with newlines; dropping them makes piecewise and whole renders identical.
   for (const node of Array.from(fragment.childNodes)) {
     if (node.nodeType === Node.TEXT_NODE && !node.textContent?.trim()) node.remove();
   }
   enhanceCodeBlocks(fragment);
+  foldLongRuns(fragment, env);
   return fragment;
 }
 
@@ -185,8 +192,9 @@ export function htmlToFragment(html: string): DocumentFragment {
  */
 export function renderTokens(tokens: Token[], env: object): DocumentFragment {
   const built = tokensToDom(tokens);
-  if (!built) return htmlToFragment(md.renderer.render(tokens, md.options, env));
+  if (!built) return htmlToFragment(md.renderer.render(tokens, md.options, env), env);
   enhanceCodeBlocks(built);
+  foldLongRuns(built, env);
   return built;
 }
 

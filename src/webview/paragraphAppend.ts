@@ -15,6 +15,7 @@
  *  - trailing whitespace is trimmed from a paragraph, so the text node gets the trimmed growth.
  */
 import type MarkdownIt from 'markdown-it';
+import { appendToFold, asFold, endsARun, foldRest, LONG_RUN, trailingRunLength } from './longRuns';
 
 type Token = MarkdownIt.Token;
 
@@ -34,6 +35,8 @@ export interface OpenParagraphText {
   sourceLength: number;
   /** Length of that source without trailing whitespace (what the text node shows the end of). */
   shownLength: number;
+  /** The fold that ends the paragraph when its last run is over-long (longRuns.ts): text goes into it. */
+  fold?: Element;
 }
 
 /**
@@ -53,9 +56,20 @@ export function openParagraphText(
   const shown = pending.trimEnd();
   if (!LETTER_LINE.test(pending) || UNSAFE_LAST.test(shown) || LINK_START.test(pending)) return undefined;
   const paragraph = tail.lastChild;
-  const node = paragraph instanceof HTMLParagraphElement ? paragraph.lastChild : null;
-  if (!(node instanceof Text) || node.data !== last.content) return undefined;
-  return { node, sourceLength: pending.length, shownLength: shown.length };
+  if (!(paragraph instanceof HTMLParagraphElement)) return undefined;
+  const end = paragraph.lastChild;
+  // A paragraph ending in a folded run (longRuns.ts) grows inside the fold while the run goes on.
+  const fold = asFold(end);
+  if (fold) {
+    const node = fold.previousSibling;
+    if (!(node instanceof Text) || !last.content.endsWith(node.data + foldRest(fold))) return undefined;
+    return { node, sourceLength: pending.length, shownLength: shown.length, fold };
+  }
+  if (!(end instanceof Text)) return undefined;
+  // Text after a folded run is the end of the token's text; otherwise the node holds all of it.
+  const afterFold = asFold(end.previousSibling) !== undefined;
+  if (afterFold ? !last.content.endsWith(end.data) : end.data !== last.content) return undefined;
+  return { node: end, sourceLength: pending.length, shownLength: shown.length };
 }
 
 /**
@@ -66,7 +80,14 @@ export function appendToParagraph(open: OpenParagraphText, pending: string): boo
   const added = pending.slice(open.sourceLength);
   if (UNSAFE_IN_CHUNK.test(added) || LINK_START.test(pending.slice(-added.length - 4))) return false;
   const shown = pending.trimEnd();
-  if (shown.length > open.shownLength) open.node.appendData(shown.slice(open.shownLength));
+  const growth = shown.slice(open.shownLength);
+  // A folded run grows inside its fold until it ends; a run growing past the fold length is folded by the
+  // full render, as is text after a folded run.
+  if (open.fold) {
+    if (endsARun(growth)) return false;
+    appendToFold(open.fold, growth);
+  } else if (trailingRunLength(shown) > LONG_RUN) return false;
+  else if (growth) open.node.appendData(growth);
   open.sourceLength = pending.length;
   open.shownLength = shown.length;
   return true;

@@ -18,6 +18,7 @@ import { wrapCodeBlock } from './codeBlock';
 import { highlightCode, languageOf } from './highlight';
 import { appendToParagraph, openParagraphText, type OpenParagraphText } from './paragraphAppend';
 import { appendToTableRow, openTableRow, type OpenTableRow } from './tableRowAppend';
+import { clipLongRuns, foldLongRuns } from './longRuns';
 
 export { renderMarkdownOnce };
 
@@ -267,7 +268,7 @@ export class StreamRenderer {
     if (scanned > 0) {
       live.source.push(this.pending.slice(0, scanned));
       this.pending = this.pending.slice(scanned);
-      live.text.appendData(added);
+      live.text.appendData(clipLongRuns(added));
     }
     if (final) {
       // Unterminated: Markdown runs the fence to the end of the text, so it becomes a plain tail again.
@@ -275,7 +276,7 @@ export class StreamRenderer {
       this.endLive();
       return true;
     }
-    live.partial.data = stripIndent(this.pending, live.indent);
+    live.partial.data = clipLongRuns(stripIndent(this.pending, live.indent));
     this.highlightLive(live);
     return false;
   }
@@ -296,11 +297,9 @@ export class StreamRenderer {
     const code = live.content.join('');
     if (code.length > LIVE_HIGHLIGHT_MAX_CHARS || !live.language) return;
     live.text = document.createTextNode('');
-    live.code.replaceChildren(
-      highlightedFragment(highlightCode(code, live.language)),
-      live.text,
-      live.partial,
-    );
+    const highlighted = highlightedFragment(highlightCode(code, live.language));
+    foldLongRuns(highlighted);
+    live.code.replaceChildren(highlighted, live.text, live.partial);
     live.highlightedAt = now;
     live.highlightedLines = live.content.length;
   }

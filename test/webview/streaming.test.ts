@@ -242,4 +242,41 @@ describe('stream renderer (Chromium)', function () {
     // All but the newest two groups may skip rendering while off screen.
     assert.deepEqual(result.streamedClasses, ['md-group md-skippable', 'md-group', 'md-group']);
   });
+
+  it('over-long runs fold the same streamed as rendered whole, whatever the chunking (longRuns.ts)', async () => {
+    const run = (n: number, seed: number): string =>
+      Array.from(
+        { length: n },
+        (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789'[(i * 7 + seed * 13) % 36],
+      ).join('');
+    const doc =
+      `Intro ${run(10_400, 1)} and after it ${run(10_100, 2)}\n\n` +
+      `\`\`\`\n${run(10_300, 3)}\nshort line\n\`\`\`\n\n| a | b |\n|---|---|\n| ${run(10_200, 4)} | x |\n\n` +
+      `Ends with ${run(12_000, 5)}`;
+    const chunkings = Array.from({ length: 8 }, (_, seed) => randomChunks(doc, seed + 1, 3000));
+    const failures = await hp.page.evaluate(
+      ({ text, chunkings }) => {
+        const { StreamRenderer, renderMarkdownOnce } = window.__md;
+        const unmarked = (el: HTMLElement): string => el.innerHTML.replace(/ md-skippable/g, '');
+        const whole = document.createElement('div');
+        renderMarkdownOnce(whole, text);
+        const bad: string[] = [];
+        if (whole.querySelectorAll('.long-run-fold').length !== 5)
+          bad.push('the whole render has not 5 folds');
+        chunkings.forEach((chunks, index) => {
+          const el = document.createElement('div');
+          const renderer = new StreamRenderer(el);
+          chunks.forEach((chunk, i) => {
+            renderer.append(chunk);
+            if ((i + index) % 3 !== 0) renderer.flush();
+          });
+          renderer.finish();
+          if (unmarked(el) !== whole.innerHTML) bad.push(`${index}: html differs`);
+        });
+        return bad;
+      },
+      { text: doc, chunkings },
+    );
+    assert.deepEqual(failures, []);
+  });
 });
