@@ -5,7 +5,9 @@
 import * as assert from 'node:assert/strict';
 import { unbrokenRun } from '../bench/unbroken';
 import { assistant, user, viewState } from './fixtures';
-import { type HarnessPage, frames } from './harness';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type HarnessPage, ROOT, frames } from './harness';
 import { usePagePerTest } from './pageHooks';
 
 const RUN = unbrokenRun(64 * 1024);
@@ -75,6 +77,11 @@ describe('unbroken runs (Chromium, real bundle)', function () {
       assert.deepEqual(stored.folds, [`… ${hidden} more characters · Show all`]);
       assert.ok(stored.shown < 10_200, `shown ${stored.shown}`);
       assert.equal((await overflow()).sideways, 0);
+      // A picture for review (asserts nothing): how the fold looks.
+      mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+      await hp.page.screenshot({
+        path: join(ROOT, 'test-results', `webview-long-run-${where.replace(' ', '-')}.png`),
+      });
 
       const turn = assistant('', { status: 'streaming' });
       await hp.send({ type: 'state', state: viewState([user('blob'), turn], { busy: true }) });
