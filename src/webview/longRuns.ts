@@ -45,6 +45,13 @@ function longRunStart(text: string, from = 0): number {
   return -1;
 }
 
+/** Where the run going on at `from` ends (its first character that ends a run, or the end of `text`). */
+function runEnd(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && !endsRun(text.charCodeAt(end))) end++;
+  return end;
+}
+
 /** The text each fold button stands for. */
 const foldedText = new WeakMap<Element, string>();
 
@@ -62,8 +69,7 @@ export function clipLongRuns(text: string): string {
   let out = '';
   let from = 0;
   for (let start = longRunStart(text); start >= 0; start = longRunStart(text, from)) {
-    let end = start + LONG_RUN;
-    while (end < text.length && !endsRun(text.charCodeAt(end))) end++;
+    const end = runEnd(text, start + LONG_RUN);
     out += `${text.slice(from, start + LONG_RUN)} …`;
     from = end;
   }
@@ -111,8 +117,7 @@ export function foldSourceRuns(src: string, env: FoldEnv): string {
   let out = '';
   let from = 0;
   for (let start = longRunStart(src, from); start >= 0; start = longRunStart(src, from)) {
-    let end = start + LONG_RUN;
-    while (end < src.length && !endsRun(src.charCodeAt(end))) end++;
+    const end = runEnd(src, start + LONG_RUN);
     const tails = (env.longRunTails ??= []);
     const rest = src.slice(start + LONG_RUN, end);
     if (tails.length < MAX_SOURCE_FOLDS && /^[A-Za-z0-9]+$/.test(rest) && !linkable(src, start)) {
@@ -138,6 +143,33 @@ function linkable(src: string, start: number): boolean {
 }
 
 /**
+ * Cuts `text` at `at`, puts a fold button standing for `rest` there, and drops `text[at, skipTo)` (the run's
+ * rest, or a mark); returns the text node after the button, if any text follows.
+ */
+function foldAt(text: Text, at: number, skipTo: number, rest: string): Text | undefined {
+  const after = skipTo < text.data.length ? text.splitText(skipTo) : undefined;
+  text.data = text.data.slice(0, at);
+  text.after(foldButton(rest));
+  return after;
+}
+
+/** Turns each mark of `foldSourceRuns` in `text` into the fold of the rest it names in `tails`. */
+function foldMarks(start: Text, tails: readonly string[]): void {
+  let text: Text | undefined = start;
+  for (let at = text.data.indexOf(FOLD_MARK); text && at >= 0; at = text?.data.indexOf(FOLD_MARK) ?? -1)
+    text = foldAt(text, at, at + 2, tails[text.data.charCodeAt(at + 1) - FOLD_INDEX_BASE] ?? '');
+}
+
+/** Folds each over-long run in `text` after its first LONG_RUN characters. */
+function foldRuns(start: Text): void {
+  let text: Text | undefined = start;
+  for (let run = longRunStart(text.data); text && run >= 0; run = text ? longRunStart(text.data) : -1) {
+    const end = runEnd(text.data, run + LONG_RUN);
+    text = foldAt(text, run + LONG_RUN, end, text.data.slice(run + LONG_RUN, end));
+  }
+}
+
+/**
  * Folds every over-long run in the text nodes below `root`: its first LONG_RUN characters stay, the rest of
  * the run goes into a "Show all" button after them, and any text after the run stays shown after the button.
  * Marks left by `foldSourceRuns` (with the same `env`) become the same buttons.
@@ -151,28 +183,8 @@ export function foldLongRuns(root: Node, env: FoldEnv = {}): void {
     if (env.longRunTails && data.includes(FOLD_MARK)) marked.push(node as Text);
     else if (data.length > LONG_RUN) long.push(node as Text);
   }
-  for (let text of marked) {
-    for (let at = text.data.indexOf(FOLD_MARK); at >= 0; at = text.data.indexOf(FOLD_MARK)) {
-      const rest = env.longRunTails?.[text.data.charCodeAt(at + 1) - FOLD_INDEX_BASE] ?? '';
-      const after = at + 2 < text.data.length ? text.splitText(at + 2) : undefined;
-      text.data = text.data.slice(0, at);
-      text.after(foldButton(rest));
-      if (!after) break;
-      text = after;
-    }
-  }
-  for (let text of long) {
-    for (let start = longRunStart(text.data); start >= 0; start = longRunStart(text.data)) {
-      let end = start + LONG_RUN;
-      while (end < text.data.length && !endsRun(text.data.charCodeAt(end))) end++;
-      const rest = text.data.slice(start + LONG_RUN, end);
-      const after = end < text.data.length ? text.splitText(end) : undefined;
-      text.data = text.data.slice(0, start + LONG_RUN);
-      text.after(foldButton(rest));
-      if (!after) break;
-      text = after;
-    }
-  }
+  for (const text of marked) foldMarks(text, env.longRunTails ?? []);
+  for (const text of long) foldRuns(text);
 }
 
 /** The fold button `node` is, or undefined. */
