@@ -98,17 +98,19 @@ describe('Chat context in the real editor', function () {
     const { page } = e2e();
     let frame = await openChat(page);
     await newChat(frame);
-    await runCommand(page, 'View: Show Explorer');
     const rows = page.locator('.explorer-folders-view .monaco-list-row');
     const folderRow = rows.filter({ has: page.locator('.label-name', { hasText: /^ctx$/ }) }).first();
     const alpha = rows.filter({ has: page.locator('.label-name', { hasText: /^alpha\.ts$/ }) }).first();
     const beta = rows.filter({ has: page.locator('.label-name', { hasText: /^beta\.ts$/ }) }).first();
     // Chips are keyed by path, so a second try (a click the Explorer or its menu lost) adds nothing twice. The
     // folder is opened by what shows (its files), not by its aria-expanded, which the restored tree can change.
+    // The Explorer is shown on every try: after the previous test's reload, the workbench can still be
+    // restoring its side bar (the chat view) when the first Show Explorer runs, and put the chat back over it.
     await retrying(
       3,
       async () => {
-        await folderRow.waitFor();
+        await runCommand(page, 'View: Show Explorer');
+        await folderRow.waitFor({ timeout: 10_000 });
         if (!(await alpha.isVisible())) await folderRow.click();
         await alpha.waitFor({ timeout: 5_000 });
         await alpha.click();
