@@ -10,6 +10,8 @@ export interface RecordedRequest {
   /** Parsed JSON, or the raw string when not JSON; undefined until the body has been read (or when empty). */
   body: unknown;
   receivedAt: number;
+  /** The client's port of the connection the request came on (finds the process that sent it). */
+  clientPort?: number;
   /**
    * When the whole body had been read, and when the first response body bytes were handed to the socket, in
    * epoch milliseconds with a sub-millisecond fraction (`performance.timeOrigin + performance.now()`), for

@@ -168,6 +168,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       headers: { ...req.headers },
       body: undefined,
       receivedAt: Date.now(),
+      clientPort: req.socket.remotePort,
       clientClosed: false,
       responseEnded: false,
     };

@@ -21,6 +21,7 @@ import {
   chatsDir,
   describeChats,
   extensionHostConnectedTo,
+  extensionHostsConnectedTo,
   extensionHostPids,
   readConversations,
   readIfPresent,
@@ -115,16 +116,23 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
         await until(async () => (await frame.getByRole('article').count()) === 0, 10_000, 'an empty chat');
       }
       await send(frame, prompt);
-      await paced.waitFor(
-        (requests) => requests.some((r) => JSON.stringify(r.body ?? '').includes(`Crash trial ${n + 1} `)),
-        15_000,
-      );
+      const isThisTrial = (body: unknown): boolean =>
+        JSON.stringify(body ?? '').includes(`Crash trial ${n + 1} `);
+      await paced.waitFor((requests) => requests.some((r) => isThisTrial(r.body)), 15_000);
       await sleep(trial.delayMs);
-      const host = extensionHostConnectedTo(server.pgid, paced.port);
+      // The host that sent this request, found by its connection: an older host that code-server keeps alive
+      // after a reload may still hold a connection to the gateway too (killing it instead left the streaming
+      // host writing the conversation beside the restarted one: trial 160 of seed 4242 failed that way).
+      const request = paced.requests.find((r) => isThisTrial(r.body));
+      const connected = extensionHostsConnectedTo(server.pgid, paced.port);
+      const host = extensionHostConnectedTo(server.pgid, paced.port, request?.clientPort);
       assert.ok(
         host,
         `trial ${n + 1}: the streaming extension host (of ${extensionHostPids(server.pgid).join(', ')})`,
       );
+      if (connected.length > 1) {
+        console.log(`      trial ${n + 1}: ${connected.length} extension hosts connected to the gateway`);
+      }
       // What the store had saved, read just before the kill: a write after the read only adds to it.
       const before = savedConversations(server.userDataDir);
       process.kill(host, 'SIGKILL');

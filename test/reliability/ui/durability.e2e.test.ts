@@ -105,7 +105,8 @@ describe('Conversation durability in the real editor', function () {
     const shownChars = async (article: typeof answer): Promise<number> =>
       visibleWords((await article.textContent()) ?? '').length;
     await until(async () => (await shownChars(answer)) > 1500, 60_000, 'a good part of the answer');
-    const host = extensionHostConnectedTo(server.pgid, paced.port);
+    const request = paced.requests.find((r) => JSON.stringify(r.body ?? '').includes(LONG_PROMPT));
+    const host = extensionHostConnectedTo(server.pgid, paced.port, request?.clientPort);
     assert.ok(
       host,
       `the extension host streaming from the gateway (of ${extensionHostPids(server.pgid).join(', ')})`,
@@ -150,7 +151,10 @@ describe('Conversation durability in the real editor', function () {
     await send(frame, STALLED_PROMPT);
     await untilChatRequestSince(emulator(), before, 10_000, 'the request at the gateway');
     await sleep(1500); // three save intervals: long enough to be on disk
-    const host = extensionHostConnectedTo(server.pgid, emulator().port);
+    const request = emulator()
+      .requests.slice(before)
+      .find((r) => JSON.stringify(r.body ?? '').includes(STALLED_PROMPT));
+    const host = extensionHostConnectedTo(server.pgid, emulator().port, request?.clientPort);
     assert.ok(
       host,
       `the extension host waiting on the gateway (of ${extensionHostPids(server.pgid).join(', ')})`,

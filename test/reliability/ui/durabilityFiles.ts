@@ -25,13 +25,15 @@ export function extensionHostPids(pgid: number): number[] {
 }
 
 /**
- * The extension host that has a TCP connection open to 127.0.0.1:`port` (the gateway it is streaming from).
- * A window reload starts a new extension host while code-server may keep the old one for a while, so
- * "the only extension host" is not a reliable way to find the one serving the window.
+ * The extension hosts that have a TCP connection open to 127.0.0.1:`port` (the gateway), or, with
+ * `clientPort`, the one connection whose own end is that port (the request the gateway recorded). A window
+ * reload starts a new extension host while code-server keeps the old one alive (its reconnection grace), so
+ * neither "the only extension host" nor "the one connected to the gateway" is reliably the one serving the
+ * window: an old host may still be streaming an answer, or keep an idle connection from its model list.
  */
-export function extensionHostConnectedTo(pgid: number, port: number): number | undefined {
-  const inodes = socketInodesTo(port);
-  return extensionHostPids(pgid).find((pid) => {
+export function extensionHostsConnectedTo(pgid: number, port: number, clientPort?: number): number[] {
+  const inodes = socketInodesTo(port, clientPort);
+  return extensionHostPids(pgid).filter((pid) => {
     try {
       return readdirSync(`/proc/${pid}/fd`).some((fd) => {
         const target = readlinkOrEmpty(`/proc/${pid}/fd/${fd}`);
@@ -44,18 +46,32 @@ export function extensionHostConnectedTo(pgid: number, port: number): number | u
   });
 }
 
-/** Inodes of the sockets connected to 127.0.0.1:`port` (from /proc/net/tcp and tcp6). */
-function socketInodesTo(port: number): Set<string> {
+/** The extension host connected to 127.0.0.1:`port` (see `extensionHostsConnectedTo`), when exactly one is. */
+export function extensionHostConnectedTo(
+  pgid: number,
+  port: number,
+  clientPort?: number,
+): number | undefined {
+  const hosts = extensionHostsConnectedTo(pgid, port, clientPort);
+  return hosts.length === 1 ? hosts[0] : undefined;
+}
+
+/**
+ * Inodes of the established sockets to 127.0.0.1:`port` (from /proc/net/tcp and tcp6), only the one whose
+ * local end is `clientPort` when it is given.
+ */
+function socketInodesTo(port: number, clientPort?: number): Set<string> {
   const inodes = new Set<string>();
-  const remotePort = port.toString(16).toUpperCase().padStart(4, '0');
+  const hex = (n: number): string => n.toString(16).toUpperCase().padStart(4, '0');
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     if (!existsSync(table)) continue;
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
       // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
       const fields = line.trim().split(/\s+/);
-      if (fields.length < 10) continue;
-      const remote = fields[2];
-      if (remote.endsWith(`:${remotePort}`) && fields[3] === '01') inodes.add(fields[9]); // 01: ESTABLISHED
+      if (fields.length < 10 || fields[3] !== '01') continue; // 01: ESTABLISHED
+      if (!fields[2].endsWith(`:${hex(port)}`)) continue;
+      if (clientPort !== undefined && !fields[1].endsWith(`:${hex(clientPort)}`)) continue;
+      inodes.add(fields[9]);
     }
   }
   return inodes;
