@@ -53,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const store = new ConversationStore(
     workspaceStoreFs(),
     vscode.Uri.joinPath(context.globalStorageUri, 'chats').fsPath,
+    { onFork: (conversation, fromId) => hub.forked(conversation, fromId) },
   );
   const files = new FileIndex();
   const terminals = new TerminalCapture();

@@ -9,7 +9,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { Coalescer } from './coalescer';
-import { summarize } from './conversation';
+import { newId, summarize } from './conversation';
 import {
   isValidConversationId,
   parseConversationFile,
@@ -30,6 +30,7 @@ import {
   type StoreFs,
 } from './storeFs';
 import type { Conversation, ConversationSummary } from './types';
+import { keepsEverythingOf, sameStamp, type FileStamp } from './writeGuard';
 
 export type { ConversationStoreOptions, ListResult, LoadResult, StoreFs } from './storeFs';
 
@@ -56,6 +57,8 @@ export class ConversationStore {
   private dirsReady: Promise<void> | undefined;
   /** When the last save of each conversation started (monotonic ms), for the leading save of `scheduleSave`. */
   private readonly lastSaveAt = new Map<string, number>();
+  /** The version of each conversation file this store last read or wrote, to notice another writer's. */
+  private readonly stamps = new Map<string, FileStamp>();
 
   /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
   constructor(
@@ -116,29 +119,62 @@ export class ConversationStore {
       problems.push(l10n.t('Saving conversation {0} failed: {1}', id, errorText(error)));
     });
     await this.chains.get(id);
+    // Taken before the read: a write between the two makes the stamp look stale, which costs one more read.
+    const stamp = await this.fs.stat(this.fileOf(id));
     const { conversation, corrupt } = await this.readConversation(id, problems);
+    if (conversation && stamp) this.stamps.set(id, stamp);
     if (corrupt) await this.updateIndex((map) => map.delete(id));
     return { conversation, problems };
   }
 
-  /** Writes a conversation now (snapshotted at call time) and updates the index when its summary changed. */
+  /**
+   * Writes a conversation now (snapshotted at call time) and updates the index when its summary changed. When
+   * another writer changed the file since this store last read or wrote it, and this copy does not keep all
+   * of it, the copy is saved as a new conversation instead (see `ConversationStoreOptions.onFork`).
+   */
   save(conv: Conversation): Promise<void> {
     this.scheduled.take(conv.id);
     if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
-    this.lastSaveAt.set(conv.id, performance.now());
+    const id = conv.id;
+    this.lastSaveAt.set(id, performance.now());
     const text = serializeConversation(conv);
     const summary = summarize(conv);
-    return this.enqueue(conv.id, async () => {
-      await this.writeAtomic(this.fileOf(conv.id), text);
+    return this.enqueue(id, async () => {
+      // Forked by an earlier save in this queue: this one belongs to the new conversation's queue.
+      if (conv.id !== id) return this.save(conv);
+      if (await this.changedByAnotherWriter(conv)) return this.fork(conv);
+      await this.writeAtomic(this.fileOf(id), text);
+      const stamp = await this.fs.stat(this.fileOf(id));
+      if (stamp) this.stamps.set(id, stamp);
       const key = JSON.stringify(summary);
-      if (this.indexed.get(conv.id) !== key) await this.updateIndex((map) => map.set(summary.id, summary));
+      if (this.indexed.get(id) !== key) await this.updateIndex((map) => map.set(summary.id, summary));
     });
+  }
+
+  /** True when the file holds a version this store did not read or write, with something `conv` lacks. */
+  private async changedByAnotherWriter(conv: Conversation): Promise<boolean> {
+    const path = this.fileOf(conv.id);
+    const stamp = await this.fs.stat(path);
+    if (!stamp || sameStamp(stamp, this.stamps.get(conv.id))) return false;
+    const parsed = parseConversationFile(decoder.decode(await this.fs.readFile(path)), conv.id);
+    // An unreadable file has nothing to keep; `load` backs such files up, a save replaces them.
+    return parsed.ok && !keepsEverythingOf(conv, parsed.value);
+  }
+
+  /** Saves `conv` under a new id (the file it came from stays as the other writer left it). */
+  private async fork(conv: Conversation): Promise<void> {
+    const fromId = conv.id;
+    conv.id = newId();
+    conv.title = l10n.t('{0} (copy)', conv.title).slice(0, 200);
+    this.options.onFork?.(conv, fromId);
+    await this.save(conv);
   }
 
   /** Deletes a conversation's file and its index entry; a pending scheduled save of it is dropped. */
   delete(id: string): Promise<void> {
     this.scheduled.take(id);
     this.lastSaveAt.delete(id);
+    this.stamps.delete(id);
     if (!isValidConversationId(id)) return Promise.reject(invalidId(id));
     return this.enqueue(id, async () => {
       const path = this.fileOf(id);

@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { newId } from './conversation';
 import { parseConversationFile } from './storeFormat';
 import type { Conversation, ConversationSummary } from './types';
+import type { FileStamp } from './writeGuard';
 
 /** The filesystem operations the store needs. Paths are plain strings joined with '/'. */
 export interface StoreFs {
@@ -15,6 +16,8 @@ export interface StoreFs {
   /** Creates the folder and its parents; succeeds when it already exists. */
   createDirectory(path: string): Promise<void>;
   exists(path: string): Promise<boolean>;
+  /** Modification time (ms) and size of a file, or undefined when there is none. */
+  stat(path: string): Promise<FileStamp | undefined>;
 }
 
 /** Tuning and hooks of a `ConversationStore`. */
@@ -25,6 +28,12 @@ export interface ConversationStoreOptions {
   onError?: (error: unknown, conversationId: string) => void;
   /** The clock used for backup file names. */
   now?: () => number;
+  /**
+   * A save found its conversation changed on disk by another writer (another window, or an extension host
+   * that outlived its window) in a way its copy does not keep, so the copy was saved as a new conversation
+   * instead (`conversation.id` and its title changed; `fromId` is the one left as the other writer saved it).
+   */
+  onFork?: (conversation: Conversation, fromId: string) => void;
 }
 
 /** The history list, plus messages about files that could not be read. */

@@ -14,5 +14,14 @@ export function workspaceStoreFs(): StoreFs {
     createDirectory: (path) => Promise.resolve(fs.createDirectory(uri(path))),
     readDirectory: async (path) => (await fs.readDirectory(uri(path))).map(([name]) => name),
     exists: (path) => uriExists(uri(path)),
+    stat: async (path) => {
+      try {
+        const { mtime, size } = await fs.stat(uri(path));
+        return { mtime, size };
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+        throw error;
+      }
+    },
   };
 }

@@ -132,6 +132,24 @@ export class ChatHub implements ChatState, vscode.Disposable {
     }
   }
 
+  /**
+   * A save found the conversation changed on disk by another window (or an extension host that outlived its
+   * window) in a way this copy does not keep, so the store saved the copy as a new conversation.
+   */
+  forked(conversation: Conversation, fromId: string): void {
+    this.log.warn(
+      `Conversation ${fromId} was changed by another window or extension host; this copy was saved as ${conversation.id}.`,
+    );
+    for (const session of this.sessions) if (session.conversation === conversation) session.postState();
+    this.touched(conversation);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Model Gateway: this conversation was changed in another window, so your copy was saved as a new conversation, "{0}". Both are in History.',
+        conversation.title,
+      ),
+    );
+  }
+
   /** Removes a conversation from disk and from every UI showing it. */
   async remove(id: string): Promise<void> {
     await this.store.delete(id);

@@ -4,6 +4,7 @@
 // the real editor.
 import { promises as fsp } from 'node:fs';
 import type { StoreFs } from '../../../src/chat/store';
+import type { FileStamp } from '../../../src/chat/writeGuard';
 
 /** How the crash hits the step it lands on. */
 export type CrashMode = 'before' | 'torn';
@@ -84,6 +85,14 @@ export class CrashingFs implements StoreFs {
   async createDirectory(path: string): Promise<void> {
     if (this.step(`mkdir ${path}`)) throw new SimulatedCrash(this.crashAt);
     await fsp.mkdir(path, { recursive: true });
+  }
+
+  async stat(path: string): Promise<FileStamp | undefined> {
+    this.alive();
+    return fsp.stat(path).then(
+      ({ mtimeMs, size }) => ({ mtime: Math.floor(mtimeMs), size }),
+      () => undefined,
+    );
   }
 
   async exists(path: string): Promise<boolean> {

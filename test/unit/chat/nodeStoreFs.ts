@@ -1,10 +1,11 @@
 /** A `StoreFs` over Node's fs for tests, with hooks to count calls and inject failures or delays. */
 import { promises as fsp } from 'node:fs';
 import type { StoreFs } from '../../../src/chat/store';
+import type { FileStamp } from '../../../src/chat/writeGuard';
 
 /** Operations a hook can observe. */
 export type FsOp =
-  'readFile' | 'writeFile' | 'rename' | 'delete' | 'readDirectory' | 'createDirectory' | 'exists';
+  'readFile' | 'writeFile' | 'rename' | 'delete' | 'readDirectory' | 'createDirectory' | 'exists' | 'stat';
 
 /** Node-backed store filesystem; `before` runs ahead of every call and may throw or wait. */
 export class NodeStoreFs implements StoreFs {
@@ -57,6 +58,14 @@ export class NodeStoreFs implements StoreFs {
     return fsp.access(path).then(
       () => true,
       () => false,
+    );
+  }
+
+  async stat(path: string): Promise<FileStamp | undefined> {
+    await this.hook('stat', path);
+    return fsp.stat(path).then(
+      ({ mtimeMs, size }) => ({ mtime: Math.floor(mtimeMs), size }),
+      () => undefined,
     );
   }
 }
