@@ -57,8 +57,13 @@ export class ConversationStore {
   private dirsReady: Promise<void> | undefined;
   /** When the last save of each conversation started (monotonic ms), for the leading save of `scheduleSave`. */
   private readonly lastSaveAt = new Map<string, number>();
-  /** The version of each conversation file this store last read or wrote, to notice another writer's. */
-  private readonly stamps = new Map<string, FileStamp>();
+  /**
+   * The version of each conversation file this store last read or wrote, and the copy it was read into or
+   * written from (held weakly: a conversation no chat shows any more is not kept alive by it): a save from
+   * another copy (a second chat tab on the same conversation) or over another writer's version checks the
+   * file first.
+   */
+  private readonly known = new Map<string, { stamp: FileStamp; copy: WeakRef<Conversation> }>();
 
   /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
   constructor(
@@ -122,7 +127,7 @@ export class ConversationStore {
     // Taken before the read: a write between the two makes the stamp look stale, which costs one more read.
     const stamp = await this.fs.stat(this.fileOf(id));
     const { conversation, corrupt } = await this.readConversation(id, problems);
-    if (conversation && stamp) this.stamps.set(id, stamp);
+    if (conversation && stamp) this.known.set(id, { stamp, copy: new WeakRef(conversation) });
     if (corrupt) await this.updateIndex((map) => map.delete(id));
     return { conversation, problems };
   }
@@ -145,17 +150,21 @@ export class ConversationStore {
       if (await this.changedByAnotherWriter(conv)) return this.fork(conv);
       await this.writeAtomic(this.fileOf(id), text);
       const stamp = await this.fs.stat(this.fileOf(id));
-      if (stamp) this.stamps.set(id, stamp);
+      if (stamp) this.known.set(id, { stamp, copy: new WeakRef(conv) });
       const key = JSON.stringify(summary);
       if (this.indexed.get(id) !== key) await this.updateIndex((map) => map.set(summary.id, summary));
     });
   }
 
-  /** True when the file holds a version this store did not read or write, with something `conv` lacks. */
+  /**
+   * True when the file holds a version that `conv` was not read from or written as (another writer's, or this
+   * store's from another copy), with something `conv` lacks.
+   */
   private async changedByAnotherWriter(conv: Conversation): Promise<boolean> {
     const path = this.fileOf(conv.id);
     const stamp = await this.fs.stat(path);
-    if (!stamp || sameStamp(stamp, this.stamps.get(conv.id))) return false;
+    const known = this.known.get(conv.id);
+    if (!stamp || (known?.copy.deref() === conv && sameStamp(stamp, known.stamp))) return false;
     const parsed = parseConversationFile(decoder.decode(await this.fs.readFile(path)), conv.id);
     // An unreadable file has nothing to keep; `load` backs such files up, a save replaces them.
     return parsed.ok && !keepsEverythingOf(conv, parsed.value);
@@ -174,7 +183,7 @@ export class ConversationStore {
   delete(id: string): Promise<void> {
     this.scheduled.take(id);
     this.lastSaveAt.delete(id);
-    this.stamps.delete(id);
+    this.known.delete(id);
     if (!isValidConversationId(id)) return Promise.reject(invalidId(id));
     return this.enqueue(id, async () => {
       const path = this.fileOf(id);

@@ -144,7 +144,12 @@ describe('chat/store (real temp directory)', function () {
     ctx.fs.before = async (op, path) => {
       if (op === 'writeFile' && path.includes('/r.json')) await sleep(Math.max(0, 10 - started++) * 5);
     };
-    const saves = Array.from({ length: 10 }, (_, i) => ctx.store.save(sample('r', `Version ${i}`)));
+    // One conversation changing between saves (each save writes it as it was when called).
+    const conv = sample('r', 'Version 0');
+    const saves = Array.from({ length: 10 }, (_, i) => {
+      conv.title = `Version ${i}`;
+      return ctx.store.save(conv);
+    });
     await Promise.all(saves);
     const loaded = await ctx.reopen().load('r');
     assert.equal(loaded.conversation?.title, 'Version 9');
@@ -205,7 +210,8 @@ describe('chat/store (real temp directory)', function () {
       if (op === 'writeFile') throw new Error('disk full');
     };
     failing.scheduleSave(sample('f'));
-    await sleep(60);
+    await until(() => errors.length >= 2, 5000, 'both saves to fail');
+    await sleep(30); // nothing more comes
     assert.deepEqual(errors, ['f', 'f'], 'the save at once and the scheduled one, each reported');
   });
 });

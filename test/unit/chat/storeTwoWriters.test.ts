@@ -99,6 +99,18 @@ describe('chat/store with two writers (real temp directory)', function () {
     assert.equal((await onDisk(ctx.reopen(), shown.id))!.turns.at(-1)!.content, 'Answer to A follow-up');
   });
 
+  it('two chats of one window on the same conversation (the side bar and an editor tab) do not erase each other', async () => {
+    const sidebar = (await onDisk(windowA, 'c'))!;
+    const tab = (await onDisk(windowA, 'c'))!;
+    exchange(tab, 'Asked in the tab');
+    await windowA.save(tab);
+    exchange(sidebar, 'Asked in the side bar');
+    await windowA.save(sidebar);
+    assert.equal((await onDisk(ctx.reopen(), 'c'))!.turns[2].content, 'Asked in the tab');
+    assert.equal(forks.length, 1);
+    assert.equal((await onDisk(ctx.reopen(), sidebar.id))!.turns[2].content, 'Asked in the side bar');
+  });
+
   it("one window's own saves never read the file back or fork", async () => {
     const fs = new NodeStoreFs();
     const alone = new ConversationStore(fs, ctx.root, { onFork: () => assert.fail('forked') });
