@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { articles, newChat, openChat, send, until } from '../../e2e/chatHelpers';
-import { waitForNotification } from '../../harness/browser';
+import { screenshot, waitForNotification } from '../../harness/browser';
 import { e2e, openWithExtension } from '../../harness/e2eFixture';
 import { readConversations } from './durabilityFiles';
 
@@ -56,10 +56,6 @@ describe('Two windows continuing one conversation (real editor, shared global st
 
       await ask(first, FROM_A);
       await ask(second, FROM_B);
-      await waitForNotification(
-        window2,
-        /changed in another window, so your copy was saved as a new conversation/,
-      );
 
       await until(() => savedCopies().length === 2, 10_000, 'two conversations on disk');
       const copies = savedCopies().sort((a, b) => a.title.localeCompare(b.title));
@@ -72,6 +68,17 @@ describe('Two windows continuing one conversation (real editor, shared global st
         "the first window's turns are kept in the conversation; the second window's are in the copy",
       );
       assert.match(copies[1].title, / \(copy\)$/);
+      await waitForNotification(
+        window2,
+        /changed in another window, so your copy was saved as a new conversation/,
+      );
+      // The copy's new state reached the second window mid-answer: the answer still ended there.
+      await until(
+        async () => !(await second.getByRole('button', { name: 'Stop', exact: true }).isVisible()),
+        5000,
+        'the second window no longer busy',
+      );
+      await screenshot(window2, 'two-windows-copy-notice');
       // Each window goes on showing its own conversation.
       assert.ok((await articles(first, 'You').last().innerText()).includes(FROM_A));
       assert.ok((await articles(second, 'You').last().innerText()).includes(FROM_B));
