@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, newChat, openChat, until, openNewChat } from '../e2e/chatHelpers';
@@ -17,6 +18,19 @@ const ALPHA =
   'export function alpha(): string {\n  return "alpha-body-7f3";\n}\n\nexport const ALPHA_LINE_5 = 5;\n';
 const BETA = 'export const beta = "beta-body-91c";\n';
 const SECRET = 'API_TOKEN=dotenv-secret-value-5521\n';
+
+/** Runs a try of a step; when it fails, prints why and keeps a screenshot named `name` before rethrowing. */
+async function explainFailure(page: Page, name: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    console.log(
+      `      ${name} failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`,
+    );
+    await screenshot(page, `e2e-context-${name}`).catch(() => undefined);
+    throw error;
+  }
+}
 
 describe('Chat context in the real editor', function () {
   this.timeout(150_000);
@@ -108,19 +122,29 @@ describe('Chat context in the real editor', function () {
     // restoring its side bar (the chat view) when the first Show Explorer runs, and put the chat back over it.
     await retrying(
       3,
-      async () => {
-        await runCommand(page, 'View: Show Explorer');
-        await folderRow.waitFor({ timeout: 10_000 });
-        if (!(await alpha.isVisible())) await folderRow.click();
-        await alpha.waitFor({ timeout: 5_000 });
-        await alpha.click();
-        await beta.click({ modifiers: ['Control'] });
-        await beta.click({ button: 'right' });
-        await page.getByRole('menuitem', { name: 'Add File to Model Gateway Chat' }).click();
-        frame = await openChat(page);
-        await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor({ timeout: 15_000 });
-        await frame.getByRole('button', { name: 'Remove beta.ts' }).waitFor({ timeout: 15_000 });
-      },
+      (attempt) =>
+        explainFailure(page, `explorer-add-file-try-${attempt}`, async () => {
+          await runCommand(page, 'View: Show Explorer');
+          await folderRow.waitFor({ timeout: 10_000 });
+          if (!(await alpha.isVisible())) await folderRow.click();
+          await alpha.waitFor({ timeout: 5_000 });
+          await alpha.click();
+          await beta.click({ modifiers: ['Control'] });
+          const selected = async (row: typeof alpha): Promise<boolean> =>
+            (await row.getAttribute('aria-selected')) === 'true';
+          await until(
+            async () => (await selected(alpha)) && (await selected(beta)),
+            5000,
+            'both files selected in the Explorer',
+          );
+          await beta.click({ button: 'right' });
+          await page
+            .getByRole('menuitem', { name: 'Add File to Model Gateway Chat' })
+            .click({ timeout: 10_000 });
+          frame = await openChat(page);
+          await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor({ timeout: 15_000 });
+          await frame.getByRole('button', { name: 'Remove beta.ts' }).waitFor({ timeout: 15_000 });
+        }),
       () => page.keyboard.press('Escape'),
     );
     const before = chatRequestCount();

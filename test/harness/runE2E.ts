@@ -14,6 +14,7 @@ import { packLanguagePack, parseTestLocale, type TestLocale } from './languagePa
 import { repoRoot } from './paths';
 import { Cleanups, withTimeout } from './proc';
 import { emulatorKey } from './workspace';
+import { extensionHostLogTail } from './extensionHostLogs';
 import { flag } from '../support/args';
 import { filesEndingWith } from '../support/testFiles';
 
@@ -107,6 +108,8 @@ export async function runE2E(options: E2EOptions = {}): Promise<number> {
             () => undefined,
           );
           if (file) console.log(`      screenshot: ${file}`);
+          const logs = extensionHostLogTail(server.userDataDir);
+          if (logs) console.log(`      the extension host's logs end with:\n${logs}`);
           // A failed test can leave an edit under review, or a modal dialog open (closing a file under review
           // asks whether to keep it), and a modal blocks every later test: discard both, so one failure stays
           // one failure.

@@ -58,8 +58,9 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     webview.onDidReceiveMessage((raw) => void this.receive(raw), undefined, this.attachment);
   }
 
-  /** Forgets the webview; a stream in progress goes on and is saved. */
-  detach(): void {
+  /** Forgets the webview (only `webview`, when given); a stream in progress goes on and is saved. */
+  detach(webview?: vscode.Webview): void {
+    if (webview && webview !== this.webview) return;
     this.webview = undefined;
     vscode.Disposable.from(...this.attachment.splice(0)).dispose();
   }

@@ -12,6 +12,8 @@ export class ChatViews
   implements vscode.WebviewViewProvider, vscode.WebviewPanelSerializer<{ conversationId?: string }>
 {
   private viewSession: ChatSession | undefined;
+  /** The side bar's session while it is being created: VS Code can resolve the view again meanwhile. */
+  private viewSessionCreated: Promise<ChatSession> | undefined;
   private viewReady: Promise<ChatSession> | undefined;
   private resolveViewReady: ((session: ChatSession) => void) | undefined;
 
@@ -22,13 +24,36 @@ export class ChatViews
 
   /** Called by VS Code when the sidebar view becomes visible (again). */
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
-    view.webview.options = chatWebviewOptions(this.extensionUri);
-    const session = await loadInto(view.webview, this.extensionUri, async () => {
-      this.viewSession ??= await this.hub.createSession();
-      return this.viewSession;
+    const webview = view.webview;
+    webview.options = chatWebviewOptions(this.extensionUri);
+    // Watched from the start: VS Code can dispose this view while the history loads and resolve a new one, and
+    // the session must end up attached to the one shown, whichever load finishes last.
+    let disposed = false;
+    view.onDidDispose(() => {
+      disposed = true;
+      this.viewSession?.detach(webview); // only this webview, never a successor already attached
     });
-    view.onDidDispose(() => session.detach());
-    this.resolveViewReady?.(session);
+    const session = await loadInto(webview, this.extensionUri, () => this.sidebarSessionCreated(), {
+      shown: () => !disposed,
+    });
+    this.hub.log.info(`Chat view ${disposed ? 'closed before it was shown' : 'shown'}.`);
+    if (!disposed) this.resolveViewReady?.(session);
+  }
+
+  /**
+   * The side bar's one session. Created once, even when VS Code resolves the view again while the history is
+   * still loading (a reload, then the view hidden and shown): two sessions would leave the commands (Add File,
+   * Explain Selection) writing into one that no view shows.
+   */
+  private sidebarSessionCreated(): Promise<ChatSession> {
+    this.viewSessionCreated ??= this.hub.createSession().then(
+      (session) => (this.viewSession = session),
+      (error: unknown) => {
+        this.viewSessionCreated = undefined; // the next resolve tries again
+        throw error;
+      },
+    );
+    return this.viewSessionCreated;
   }
 
   /** Restores an editor-tab chat after a window reload. */
@@ -89,19 +114,22 @@ export class ChatViews
 }
 
 /**
- * Loads the chat page into a webview and connects it to its session. The page may say `ready` before the
- * session exists (loading history takes a moment), so messages that arrive early are kept and replayed.
+ * Loads the chat page into a webview and connects it to its session, unless `shown()` says the webview was
+ * disposed meanwhile. The page may say `ready` before the session exists (loading history takes a moment), so
+ * messages that arrive early are kept and replayed.
  */
 async function loadInto(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
   session: () => Promise<ChatSession>,
+  options: { shown: () => boolean } = { shown: () => true },
 ): Promise<ChatSession> {
   const early: unknown[] = [];
   const buffer = webview.onDidReceiveMessage((message) => early.push(message));
   webview.html = buildChatHtml(webview, extensionUri);
   try {
     const ready = await session();
+    if (!options.shown()) return ready; // disposed meanwhile: its successor is (or will be) attached
     ready.attach(webview);
     for (const message of early) void ready.receive(message);
     return ready;
