@@ -113,34 +113,32 @@ describe('Chat context in the real editor', function () {
     let frame = await openChat(page);
     await newChat(frame);
     const rows = page.locator('.explorer-folders-view .monaco-list-row');
-    const folderRow = rows.filter({ has: page.locator('.label-name', { hasText: /^ctx$/ }) }).first();
     const alpha = rows.filter({ has: page.locator('.label-name', { hasText: /^alpha\.ts$/ }) }).first();
     const beta = rows.filter({ has: page.locator('.label-name', { hasText: /^beta\.ts$/ }) }).first();
-    // Chips are keyed by path, so a second try (a click the Explorer or its menu lost) adds nothing twice. The
-    // folder is opened by what shows (its files), not by its aria-expanded, which the restored tree can change.
-    // The Explorer is shown on every try: after the previous test's reload, the workbench can still be
-    // restoring its side bar (the chat view) when the first Show Explorer runs, and put the chat back over it.
+    const selected = async (row: typeof alpha): Promise<boolean> =>
+      (await row.getAttribute('aria-selected')) === 'true';
+    // The Explorer is reached by revealing alpha.ts in it, which expands its folder, scrolls to it and selects
+    // it, whatever state the restored tree is in (a click on the folder could collapse it while it expanded).
+    // Chips are keyed by path, so a second try adds nothing twice.
     await retrying(
       3,
       (attempt) =>
         explainFailure(page, `explorer-add-file-try-${attempt}`, async () => {
-          await runCommand(page, 'View: Show Explorer');
-          await folderRow.waitFor({ timeout: 10_000 });
-          if (!(await alpha.isVisible())) await folderRow.click();
-          await alpha.waitFor({ timeout: 5_000 });
-          await alpha.click();
+          await openFile(page, 'ctx/alpha.ts');
+          await runCommand(page, 'File: Reveal Active File in Explorer View');
+          await until(() => selected(alpha), 10_000, 'alpha.ts revealed and selected in the Explorer');
           await beta.click({ modifiers: ['Control'] });
-          const selected = async (row: typeof alpha): Promise<boolean> =>
-            (await row.getAttribute('aria-selected')) === 'true';
           await until(
             async () => (await selected(alpha)) && (await selected(beta)),
             5000,
             'both files selected in the Explorer',
           );
           await beta.click({ button: 'right' });
-          await page
-            .getByRole('menuitem', { name: 'Add File to Model Gateway Chat' })
-            .click({ timeout: 10_000 });
+          // Chosen as a user does with the keyboard: pointed at, then Enter. A click could come too soon after the
+          // menu opened, and then VS Code's menu ran nothing (the extension logged no call of the command).
+          const item = page.getByRole('menuitem', { name: 'Add File to Model Gateway Chat' });
+          await item.hover({ timeout: 10_000 });
+          await page.keyboard.press('Enter');
           frame = await openChat(page);
           await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor({ timeout: 15_000 });
           await frame.getByRole('button', { name: 'Remove beta.ts' }).waitFor({ timeout: 15_000 });

@@ -26,17 +26,21 @@ function logFiles(dir: string, names: ReadonlySet<string>): string[] {
 }
 
 /**
- * The last `lines` lines of each log of the newest extension host under `<userDataDir>/logs`, each headed by its
- * path, or '' when there is none.
+ * The last `lines` lines of the logs under `<userDataDir>/logs`: our extension's log of every extension host the
+ * run started (a window reload starts a new one, and the old one can live on), and VS Code's extension-host log
+ * of the newest, each headed by its path; '' when there is none.
  */
 export function extensionHostLogTail(userDataDir: string, lines = 20): string {
+  const byAge = (paths: string[]): string[] =>
+    paths
+      .map((path) => ({ path, at: statSync(path).mtimeMs }))
+      .sort((a, b) => a.at - b.at)
+      .map((f) => f.path);
   const files = logFiles(join(userDataDir, 'logs'), LOG_NAMES);
-  const newest = files
-    .map((path) => ({ path, at: statSync(path).mtimeMs }))
-    .sort((a, b) => b.at - a.at)
-    .slice(0, LOG_NAMES.size);
-  return newest
-    .map(({ path }) => {
+  const ours = byAge(files.filter((path) => path.endsWith('Model Gateway.log')));
+  const vscode = byAge(files.filter((path) => path.endsWith('remoteexthost.log'))).slice(-1);
+  return [...vscode, ...ours]
+    .map((path) => {
       const tail = readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines);
       return [`      ${path}:`, ...tail.map((line) => `        ${line}`)].join('\n');
     })
