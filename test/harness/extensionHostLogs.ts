@@ -26,8 +26,8 @@ function logFiles(dir: string, names: ReadonlySet<string>): string[] {
 }
 
 /**
- * The last `lines` lines of the logs under `<userDataDir>/logs`: our extension's log of every extension host the
- * run started (a window reload starts a new one, and the old one can live on), and VS Code's extension-host log
+ * The last `lines` lines of the logs under `<userDataDir>/logs`: our extension's log of the newest three extension
+ * hosts of the run (a window reload starts a new one, and the old one can live on), and VS Code's extension-host log
  * of the newest, each headed by its path; '' when there is none.
  */
 export function extensionHostLogTail(userDataDir: string, lines = 20): string {
@@ -37,7 +37,8 @@ export function extensionHostLogTail(userDataDir: string, lines = 20): string {
       .sort((a, b) => a.at - b.at)
       .map((f) => f.path);
   const files = logFiles(join(userDataDir, 'logs'), LOG_NAMES);
-  const ours = byAge(files.filter((path) => path.endsWith('Model Gateway.log')));
+  // The newest three: a reload test's old and new host, and the one before (a suite can start dozens).
+  const ours = byAge(files.filter((path) => path.endsWith('Model Gateway.log'))).slice(-3);
   const vscode = byAge(files.filter((path) => path.endsWith('remoteexthost.log'))).slice(-1);
   return [...vscode, ...ours]
     .map((path) => {

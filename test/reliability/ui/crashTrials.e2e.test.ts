@@ -6,12 +6,11 @@
 // that was killed when it had been saved. CI runs 20 trials; `npm run crash-trials -- --crash-trials=200`
 // runs more. The seed (`--crash-seed=N`, printed) makes the moments and choices repeatable.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Page } from 'playwright-core';
-import { parseConversationFile, parseIndex } from '../../../src/chat/storeFormat';
-import type { Conversation } from '../../../src/chat/types';
+import { parseIndex } from '../../../src/chat/storeFormat';
 import { articles, openChat, send, until } from '../../e2e/chatHelpers';
 import { startEmulator, type Emulator } from '../../gateway-emulator';
 import { e2e } from '../../harness/e2eFixture';
@@ -24,7 +23,7 @@ import {
   extensionHostsConnectedTo,
   extensionHostPids,
   readConversations,
-  readIfPresent,
+  savedConversations,
 } from './durabilityFiles';
 import { setUserSettings } from '../../support/userSettings';
 import { sleep } from '../../support/poll';
@@ -49,28 +48,6 @@ function indexedIds(userDataDir: string): Set<string> {
   if (!existsSync(file)) return new Set();
   const parsed = parseIndex(readFileSync(file, 'utf8'));
   return new Set(parsed.ok ? parsed.value.map((s) => s.id) : []);
-}
-
-/**
- * What the store had saved: each conversation file, or for one caught between the delete and the move of
- * a rename over it (how VS Code renames), its newest complete temporary file, which the store puts back.
- */
-function savedConversations(userDataDir: string): Map<string, Conversation> {
-  const saved = readConversations(userDataDir);
-  const read = new Set(saved.keys());
-  const dir = join(chatsDir(userDataDir), 'conversations');
-  if (!existsSync(dir)) return saved;
-  for (const name of readdirSync(dir)) {
-    const id = /^(.+)\.json\.tmp-[A-Za-z0-9-]+$/.exec(name)?.[1];
-    if (!id || read.has(id)) continue;
-    // Its file was absent when read: the temporary file, or the file itself if it was moved into place since.
-    const text = readIfPresent(join(dir, name)) ?? readIfPresent(join(dir, `${id}.json`));
-    if (text === undefined) continue;
-    const parsed = parseConversationFile(text, id);
-    const known = saved.get(id);
-    if (parsed.ok && (!known || parsed.value.updatedAt > known.updatedAt)) saved.set(id, parsed.value);
-  }
-  return saved;
 }
 
 /** Reloads the window (a new extension host) and opens the chat; the reload is retried once. */

@@ -17,6 +17,7 @@ import {
   alive,
   chatsDir,
   conversationStartingWith,
+  savedConversationStartingWith,
   describeChats,
   extensionHostConnectedTo,
   extensionHostPids,
@@ -116,7 +117,7 @@ describe('Conversation durability in the real editor', function () {
     await until(() => !alive(host), 5000, 'the extension host to die');
     await paced.waitFor((requests) => requests.some((r) => r.clientClosed), 10_000);
 
-    const onDisk = conversationStartingWith(server.userDataDir, LONG_PROMPT);
+    const onDisk = savedConversationStartingWith(server.userDataDir, LONG_PROMPT);
     assert.ok(onDisk, 'the conversation file is there and readable after the kill');
     const turn = onDisk.turns[1] as AssistantTurn;
     assert.equal(turn.status, 'streaming', 'saved mid-answer, as the kill left it');
@@ -162,7 +163,7 @@ describe('Conversation durability in the real editor', function () {
     process.kill(host, 'SIGKILL');
     await until(() => !alive(host), 5000, 'the extension host to die');
 
-    const onDisk = conversationStartingWith(server.userDataDir, STALLED_PROMPT);
+    const onDisk = savedConversationStartingWith(server.userDataDir, STALLED_PROMPT);
     await e2e().reload(page); // before asserting, so a failure leaves a working editor to the next test
     assert.ok(onDisk, 'the question was saved before any answer arrived');
     assert.equal(onDisk.turns[1]?.role, 'assistant');

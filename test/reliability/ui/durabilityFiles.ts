@@ -147,3 +147,33 @@ export function readIfPresent(path: string): string | undefined {
 export function conversationStartingWith(userDataDir: string, text: string): Conversation | undefined {
   return [...readConversations(userDataDir).values()].find((c) => c.turns[0]?.content === text);
 }
+
+/**
+ * What the store had saved: each conversation file, or for one caught between the delete and the move of
+ * a rename over it (how VS Code renames), its newest complete temporary file, which the store puts back.
+ */
+export function savedConversations(userDataDir: string): Map<string, Conversation> {
+  const saved = readConversations(userDataDir);
+  const read = new Set(saved.keys());
+  const dir = join(chatsDir(userDataDir), 'conversations');
+  if (!existsSync(dir)) return saved;
+  for (const name of readdirSync(dir)) {
+    const id = /^(.+)\.json\.tmp-[A-Za-z0-9-]+$/.exec(name)?.[1];
+    if (!id || read.has(id)) continue;
+    // Its file was absent when read: the temporary file, or the file itself if it was moved into place since.
+    const text = readIfPresent(join(dir, name)) ?? readIfPresent(join(dir, `${id}.json`));
+    if (text === undefined) continue;
+    const parsed = parseConversationFile(text, id);
+    const known = saved.get(id);
+    if (parsed.ok && (!known || parsed.value.updatedAt > known.updatedAt)) saved.set(id, parsed.value);
+  }
+  return saved;
+}
+
+/**
+ * The saved conversation whose first message is `text` (see `savedConversations`: a kill between the two halves
+ * of VS Code's rename leaves it in its temporary file, which the store puts back when it next lists the history).
+ */
+export function savedConversationStartingWith(userDataDir: string, text: string): Conversation | undefined {
+  return [...savedConversations(userDataDir).values()].find((c) => c.turns[0]?.content === text);
+}
