@@ -19,8 +19,7 @@ import {
   conversationStartingWith,
   savedConversationStartingWith,
   describeChats,
-  extensionHostConnectedTo,
-  extensionHostPids,
+  hostThatSent,
 } from './durabilityFiles';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
 import { setUserSettings } from '../../support/userSettings';
@@ -106,12 +105,8 @@ describe('Conversation durability in the real editor', function () {
     const shownChars = async (article: typeof answer): Promise<number> =>
       visibleWords((await article.textContent()) ?? '').length;
     await until(async () => (await shownChars(answer)) > 1500, 60_000, 'a good part of the answer');
-    const request = paced.requests.find((r) => JSON.stringify(r.body ?? '').includes(LONG_PROMPT));
-    const host = extensionHostConnectedTo(server.pgid, paced.port, request?.clientPort);
-    assert.ok(
-      host,
-      `the extension host streaming from the gateway (of ${extensionHostPids(server.pgid).join(', ')})`,
-    );
+    const sent = paced.requests.filter((r) => JSON.stringify(r.body ?? '').includes(LONG_PROMPT));
+    const host = await hostThatSent(server.pgid, paced.port, sent);
     const shownAtKill = await shownChars(answer);
     process.kill(host, 'SIGKILL');
     await until(() => !alive(host), 5000, 'the extension host to die');
@@ -152,14 +147,10 @@ describe('Conversation durability in the real editor', function () {
     await send(frame, STALLED_PROMPT);
     await untilChatRequestSince(emulator(), before, 10_000, 'the request at the gateway');
     await sleep(1500); // three save intervals: long enough to be on disk
-    const request = emulator()
+    const sent = emulator()
       .requests.slice(before)
-      .find((r) => JSON.stringify(r.body ?? '').includes(STALLED_PROMPT));
-    const host = extensionHostConnectedTo(server.pgid, emulator().port, request?.clientPort);
-    assert.ok(
-      host,
-      `the extension host waiting on the gateway (of ${extensionHostPids(server.pgid).join(', ')})`,
-    );
+      .filter((r) => JSON.stringify(r.body ?? '').includes(STALLED_PROMPT));
+    const host = await hostThatSent(server.pgid, emulator().port, sent);
     process.kill(host, 'SIGKILL');
     await until(() => !alive(host), 5000, 'the extension host to die');
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from 'n
 import { join } from 'node:path';
 import { parseConversationFile } from '../../../src/chat/storeFormat';
 import type { Conversation } from '../../../src/chat/types';
+import type { RecordedRequest } from '../../gateway-emulator';
 
 /** Pids of the extension hosts in code-server's process group (`--type=extensionHost` in the command line). */
 export function extensionHostPids(pgid: number): number[] {
@@ -25,43 +26,76 @@ export function extensionHostPids(pgid: number): number[] {
 }
 
 /**
- * The extension hosts that have a TCP connection open to 127.0.0.1:`port` (the gateway), or, with
- * `clientPort`, the one connection whose own end is that port (the request the gateway recorded). A window
- * reload starts a new extension host while code-server keeps the old one alive (its reconnection grace), so
- * neither "the only extension host" nor "the one connected to the gateway" is reliably the one serving the
- * window: an old host may still be streaming an answer, or keep an idle connection from its model list.
+ * Each extension host with the client ports of its TCP connections open to 127.0.0.1:`port` (the gateway).
+ * A window reload starts a new extension host while code-server keeps the old one alive (its reconnection
+ * grace), so neither "the only extension host" nor "the one connected to the gateway" is reliably the one
+ * serving the window: an old host may still be streaming an answer, or keep an idle connection from its model
+ * list. The client port of the connection a request came on names the host that sent it.
  */
-export function extensionHostsConnectedTo(pgid: number, port: number, clientPort?: number): number[] {
-  const inodes = socketInodesTo(port, clientPort);
-  return extensionHostPids(pgid).filter((pid) => {
+export function gatewayConnectionsByHost(pgid: number, port: number): Map<number, number[]> {
+  const clientPortOf = establishedTo(port);
+  const byHost = new Map<number, number[]>();
+  for (const pid of extensionHostPids(pgid)) {
+    const ports: number[] = [];
     try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-        const target = readlinkOrEmpty(`/proc/${pid}/fd/${fd}`);
-        const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
-        return inode !== undefined && inodes.has(inode);
-      });
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkOrEmpty(`/proc/${pid}/fd/${fd}`))?.[1];
+        const clientPort = inode === undefined ? undefined : clientPortOf.get(inode);
+        if (clientPort !== undefined) ports.push(clientPort);
+      }
     } catch {
-      return false; // the process ended while we looked
+      // the process ended while we looked
     }
-  });
+    byHost.set(pid, ports);
+  }
+  return byHost;
 }
 
-/** The extension host connected to 127.0.0.1:`port` (see `extensionHostsConnectedTo`), when exactly one is. */
-export function extensionHostConnectedTo(
-  pgid: number,
-  port: number,
-  clientPort?: number,
-): number | undefined {
-  const hosts = extensionHostsConnectedTo(pgid, port, clientPort);
-  return hosts.length === 1 ? hosts[0] : undefined;
+/** The extension hosts that have a connection open to the gateway at 127.0.0.1:`port`. */
+export function extensionHostsConnectedTo(pgid: number, port: number): number[] {
+  return [...gatewayConnectionsByHost(pgid, port)]
+    .filter(([, ports]) => ports.length > 0)
+    .map(([pid]) => pid);
 }
 
 /**
- * Inodes of the established sockets to 127.0.0.1:`port` (from /proc/net/tcp and tcp6), only the one whose
- * local end is `clientPort` when it is given.
+ * The extension host that sent a request the gateway recorded: the one holding the connection it came on. The
+ * latest of `requests` still open is looked for (a retry comes on a new connection), for up to `timeoutMs`.
+ * Rejects with what it saw (each request's state, each host's connections) when none holds one.
  */
-function socketInodesTo(port: number, clientPort?: number): Set<string> {
-  const inodes = new Set<string>();
+export async function hostThatSent(
+  pgid: number,
+  port: number,
+  requests: readonly RecordedRequest[],
+  timeoutMs = 5000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const byHost = gatewayConnectionsByHost(pgid, port);
+    for (const request of [...requests].reverse()) {
+      if (request.clientClosed || request.responseEnded) continue;
+      const hosts = [...byHost].filter(([, ports]) => ports.includes(request.clientPort ?? -1));
+      if (hosts.length === 1) return hosts[0][0];
+    }
+    if (Date.now() > deadline) {
+      const seen = requests.map(
+        (r) =>
+          `request ${r.id} from port ${r.clientPort}, ${Date.now() - r.receivedAt} ms ago, status ${r.status}` +
+          `${r.clientClosed ? ', closed by the client' : ''}${r.responseEnded ? ', answered' : ''}`,
+      );
+      const hosts = [...byHost].map(([pid, ports]) => `host ${pid}: ports [${ports.join(', ')}]`);
+      throw new Error(
+        `no extension host holds the connection of the request (${seen.join('; ') || 'none recorded'}); ` +
+          `connections to the gateway: ${hosts.join('; ') || 'no extension host'}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Client port of each established socket to 127.0.0.1:`port`, by socket inode (from /proc/net/tcp and tcp6). */
+function establishedTo(port: number): Map<string, number> {
+  const clientPorts = new Map<string, number>();
   const hex = (n: number): string => n.toString(16).toUpperCase().padStart(4, '0');
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     if (!existsSync(table)) continue;
@@ -70,11 +104,10 @@ function socketInodesTo(port: number, clientPort?: number): Set<string> {
       const fields = line.trim().split(/\s+/);
       if (fields.length < 10 || fields[3] !== '01') continue; // 01: ESTABLISHED
       if (!fields[2].endsWith(`:${hex(port)}`)) continue;
-      if (clientPort !== undefined && !fields[1].endsWith(`:${hex(clientPort)}`)) continue;
-      inodes.add(fields[9]);
+      clientPorts.set(fields[9], parseInt(fields[1].slice(fields[1].lastIndexOf(':') + 1), 16));
     }
   }
-  return inodes;
+  return clientPorts;
 }
 
 function readlinkOrEmpty(path: string): string {
