@@ -154,10 +154,16 @@ describe('Chat context in the real editor', function () {
     assert.ok(sent.includes('beta-body-91c'));
     const answer = articles(frame, /^Assistant /).last();
     await until(
-      async () =>
-        (await answer.innerText()).includes('Attachments received: file ctx/alpha.ts; file ctx/beta.ts.'),
+      async () => {
+        const text = await answer.innerText();
+        // The README's picture shows the finished answer, not one still "Generating…".
+        return (
+          text.includes('Attachments received: file ctx/alpha.ts; file ctx/beta.ts.') &&
+          !text.includes('Generating…')
+        );
+      },
       20_000,
-      'the answer naming both files',
+      'the finished answer naming both files',
     );
     await screenshot(page, 'readme-chat-context');
   });
