@@ -15,15 +15,38 @@ function userDataDir(): string {
   return dir;
 }
 
-/** The extension host's log folder of this window: <user-data>/logs/<session>/exthost1 (newest session). */
+/**
+ * The log folder of the newest extension host: <user-data>/logs/<session>/exthost<N>, the highest N of the newest
+ * session. A window reload starts a new host (exthost2, exthost3, …) in the same session folder,
+ * and the old one may live on a while, so "exthost1" is the window's host only until the first reload (a UI suite
+ * read a dead host's log that way, and once, in CI, found none at all).
+ */
 export function extHostLogDir(userData = userDataDir()): string {
   const logs = join(userData, 'logs');
-  const sessions = readdirSync(logs)
-    .map((name) => join(logs, name, 'exthost1'))
-    .filter((dir) => existsSync(join(dir, 'remoteexthost.log')))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  assert.ok(sessions.length > 0, `an extension-host log under ${logs}`);
-  return sessions[0];
+  const hosts = readdirSync(logs)
+    .sort()
+    .flatMap((session) =>
+      entries(join(logs, session))
+        .map((name) => ({ name, n: Number(/^exthost(\d+)$/.exec(name)?.[1]) }))
+        .filter((host) => Number.isInteger(host.n))
+        .sort((a, b) => a.n - b.n)
+        .map((host) => join(logs, session, host.name)),
+    );
+  const newest = hosts[hosts.length - 1];
+  assert.ok(
+    newest !== undefined && existsSync(join(newest, 'remoteexthost.log')),
+    `the newest extension host's log under ${logs} (host folders: ${hosts.map((dir) => `${dir}: [${entries(dir).join(', ')}]`).join('; ') || 'none'})`,
+  );
+  return newest;
+}
+
+/** The names in a folder, or none when it cannot be read. */
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** The folder the extension keeps its conversations in (its global storage). */

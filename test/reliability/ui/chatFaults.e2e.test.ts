@@ -22,7 +22,7 @@ import { MATRIX_SETTINGS } from '../host/faultCases';
 import { errorEntries, extHostLog, type LogTail } from '../host/faultProbes';
 import { CHAT_FAULT_CASES, type ChatFaultCase } from './chatFaultsCases';
 import { openSockets } from './chatFaultsSockets';
-import { settle, sleep } from '../../support/poll';
+import { settle, sleep, waitFor } from '../../support/poll';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
 import { setUserSettings } from '../../support/userSettings';
 
@@ -73,7 +73,8 @@ describe('Fault matrix: chat panel in the real editor', function () {
     frame = await openChat(e2e().page);
     // A normal exchange also warms the connection pool.
     await sendAndExpectFullAnswer(frame, 'Warm-up');
-    hostLog = extHostLog(e2e().server.userDataDir);
+    // The reloaded window's host: its log may be a moment behind the exchange (VS Code writes logs in batches).
+    hostLog = await waitFor(() => extHostLog(e2e().server.userDataDir), 'the extension host log', 10_000);
     baselineSockets = await quietSockets(Number.POSITIVE_INFINITY);
   });
 
