@@ -1,7 +1,7 @@
 // Builds the extension bundle (Node, CJS, `vscode` external), the webview bundle (browser),
 // and, with --tests, every test and source file unbundled into out/ for mocha and the extension host.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -113,6 +113,8 @@ const builds = [
 ];
 
 if (tests) {
+  // A fresh tree each time: the compiled copy of a deleted or renamed test would otherwise still run.
+  for (const dir of ['out/src', 'out/test']) rmSync(dir, { recursive: true, force: true });
   builds.push({
     entryPoints: [...tsFiles('src'), ...tsFiles('test')],
     outdir: 'out',
