@@ -144,7 +144,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
     this.touched(conversation);
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
-        'Model Gateway: this conversation was changed in another window, so your copy was saved as a new conversation, "{0}". Both are in History.',
+        'Model Gateway: this conversation was changed in another window or chat tab, so your copy was saved as a new conversation, "{0}". Both are in History.',
         conversation.title,
       ),
     );

@@ -70,7 +70,7 @@ describe('Two windows continuing one conversation (real editor, shared global st
       assert.match(copies[1].title, / \(copy\)$/);
       await waitForNotification(
         window2,
-        /changed in another window, so your copy was saved as a new conversation/,
+        /changed in another window or chat tab, so your copy was saved as a new conversation/,
       );
       // The copy's new state reached the second window mid-answer: the answer still ended there.
       await until(
