@@ -49,6 +49,18 @@ export async function send(frame: FrameLocator, text: string): Promise<void> {
   await box.press('Enter');
 }
 
+/** Sends `text` and waits for the end of its answer (the usage line comes with the end of the stream). */
+export async function ask(frame: FrameLocator, text: string): Promise<void> {
+  await send(frame, text);
+  const answer = articles(frame, /^Assistant /).last();
+  await until(
+    async () => (await articles(frame, 'You').last().innerText()).includes(text),
+    20_000,
+    'the question shown',
+  );
+  await until(async () => /total \d+ tokens/.test(await answer.innerText()), 30_000, 'the whole answer');
+}
+
 /** The messages of the transcript with the given accessible name prefix. */
 export function articles(frame: FrameLocator, name: RegExp | string): Locator {
   return frame.getByRole('article', { name });

@@ -9,7 +9,7 @@ import type { ConfigState } from '../configState';
 import type { ContextServices } from '../context/chatContext';
 import type { GatewayService } from '../gatewayService';
 import type { ModelDirectory } from '../modelDirectory';
-import type { ChatState } from './chatPorts';
+import type { ChatState, InFlight } from './chatPorts';
 import { ChatSession } from './chatSession';
 
 /** What every chat UI shares: the store, the gateway, settings, the history list and onboarding state. */
@@ -17,6 +17,8 @@ export class ChatHub implements ChatState, vscode.Disposable {
   history: ConversationSummary[] = [];
   onboarding: OnboardingState = { hasApiKey: false, hasBaseUrl: true };
   private readonly sessions = new Set<ChatSession>();
+  readonly inflight = new WeakMap<Conversation, InFlight>();
+  private readonly opening = new Map<string, Promise<Conversation | undefined>>();
   private readonly disposables: vscode.Disposable[] = [];
   private loaded: Promise<void> | undefined;
 
@@ -61,7 +63,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
   async createSession(conversationId?: string): Promise<ChatSession> {
     await this.ready();
     const id = conversationId ?? this.history[0]?.id;
-    const conversation = (id && (await this.load(id))) || this.newConversation();
+    const conversation = (id && (await this.open(id))) || this.newConversation();
     const session = new ChatSession(this, conversation);
     this.sessions.add(session);
     return session;
@@ -94,6 +96,30 @@ export class ChatHub implements ChatState, vscode.Disposable {
       );
       return undefined;
     }
+  }
+
+  async open(id: string): Promise<Conversation | undefined> {
+    for (const session of this.sessions) if (session.conversation.id === id) return session.conversation;
+    // Two chats opening one conversation at once (the side bar and a restored tab, at start) share one read.
+    let reading = this.opening.get(id);
+    if (!reading) {
+      reading = this.load(id).finally(() => this.opening.delete(id));
+      this.opening.set(id, reading);
+    }
+    return reading;
+  }
+
+  changed(conversation: Conversation, from: object): void {
+    for (const session of this.sessions) {
+      if (session !== from && session.conversation === conversation) session.postState();
+    }
+  }
+
+  shownElsewhere(conversation: Conversation, from: object): boolean {
+    for (const session of this.sessions) {
+      if (session !== from && session.conversation === conversation) return true;
+    }
+    return false;
   }
 
   modelOptions(): ModelOption[] {
@@ -144,7 +170,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
     this.touched(conversation);
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
-        'Model Gateway: this conversation was changed in another window or chat tab, so your copy was saved as a new conversation, "{0}". Both are in History.',
+        'Model Gateway: this conversation was changed in another window, so your copy was saved as a new conversation, "{0}". Both are in History.',
         conversation.title,
       ),
     );

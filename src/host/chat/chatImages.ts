@@ -56,6 +56,7 @@ export class ChatImages {
       this.session.post({ type: 'turnsAdded', turns: [turn] });
       this.chat.touched(conversation);
       this.chat.scheduleSave(conversation);
+      this.chat.changed(conversation, this.session);
       try {
         const outcome = await this.run(turn, signal);
         finishImageTurn(conversation, turn.id, outcome);

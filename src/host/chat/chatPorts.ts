@@ -19,6 +19,12 @@ interface ChatGateway {
   requireKey(): Promise<string | undefined>;
 }
 
+/** The answer or image generation in progress in a conversation: Stop aborts it; `done` settles when it ends. */
+export interface InFlight {
+  abort: AbortController;
+  done: Promise<void>;
+}
+
 /** The chat state every session shares (the hub implements it). */
 export interface ChatState {
   /** Conversation summaries, newest first. */
@@ -35,6 +41,17 @@ export interface ChatState {
   modelOptions(): ModelOption[];
   /** Reads a stored conversation, or undefined when it cannot be opened (the user is told why). */
   load(id: string): Promise<Conversation | undefined>;
+  /**
+   * The conversation another chat of this window shows (the same live object, so the two never hold diverging
+   * copies), or else the stored one.
+   */
+  open(id: string): Promise<Conversation | undefined>;
+  /** What is in progress in each conversation, whichever of its chats started it (so Stop works in each). */
+  readonly inflight: WeakMap<Conversation, InFlight>;
+  /** Redraws the other chats that show this conversation (a turn began, ended or was removed in `from`). */
+  changed(conversation: Conversation, from: object): void;
+  /** True when a chat other than `from` shows this conversation. */
+  shownElsewhere(conversation: Conversation, from: object): boolean;
   /** Saves a conversation now and updates the history. */
   persist(conversation: Conversation): Promise<void>;
   /** Saves a conversation soon, coalescing writes while an answer streams. */

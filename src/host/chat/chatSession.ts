@@ -9,7 +9,7 @@ import { ChatContext } from '../context/chatContext';
 import { openAttachment } from '../context/openAttachment';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
 import type { ChatViewState, HostToWebview } from '../../protocol';
-import type { ChatSessionActions, ChatState } from './chatPorts';
+import type { ChatSessionActions, ChatState, InFlight } from './chatPorts';
 import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 import { ChatImages } from './chatImages';
@@ -20,7 +20,6 @@ const CONTEXT = formatContextSize(CONTEXT_TOKENS);
 /** One chat UI (sidebar view or editor tab) and the conversation it shows; survives its webview being recreated. */
 export class ChatSession implements ChatSessionActions, vscode.Disposable {
   private webview: vscode.Webview | undefined;
-  private inflight: { abort: AbortController; done: Promise<void> } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly attachment: vscode.Disposable[] = [];
   /** Each turn's message and estimate, so a send does not format and count the whole conversation again. */
@@ -65,6 +64,11 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     vscode.Disposable.from(...this.attachment.splice(0)).dispose();
   }
 
+  /** The answer or image in progress in this conversation, started here or in another chat showing it. */
+  private get inflight(): InFlight | undefined {
+    return this.chat.inflight.get(this.conversation);
+  }
+
   /** True while an answer is streaming. */
   get busy(): boolean {
     return this.inflight !== undefined;
@@ -88,9 +92,12 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     void this.images.postSources();
   }
 
-  /** Switches to another conversation (stopping any answer in progress). */
+  /**
+   * Switches to another conversation, stopping the answer in progress unless another chat of this window still
+   * shows it (that chat then draws its end).
+   */
   async show(conversation: Conversation): Promise<void> {
-    await this.stop();
+    if (!this.chat.shownElsewhere(this.conversation, this)) await this.stop();
     this.conversation = conversation;
     this.postState();
   }
@@ -113,6 +120,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   async setModel(model: string): Promise<void> {
     this.conversation.model = model;
     if (this.conversation.turns.length) await this.chat.persist(this.conversation);
+    this.chat.changed(this.conversation, this);
   }
 
   /**
@@ -184,14 +192,19 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   /** Runs work as the one request in flight: Stop aborts its signal, and the next request waits for it to end. */
   async inFlight(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     await this.stop();
+    const conversation = this.conversation;
     const abort = new AbortController();
     let release!: () => void;
-    this.inflight = { abort, done: new Promise<void>((resolve) => (release = resolve)) };
+    this.chat.inflight.set(conversation, {
+      abort,
+      done: new Promise<void>((resolve) => (release = resolve)),
+    });
     try {
       await work(abort.signal);
     } finally {
-      this.inflight = undefined;
+      this.chat.inflight.delete(conversation);
       release();
+      this.chat.changed(conversation, this);
     }
   }
 
@@ -221,22 +234,27 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
     const chat = this.chat;
     const config = chat.config.current;
-    const model = this.conversation.model;
-    const turn = startAssistantTurn(this.conversation, model, Date.now());
+    // The conversation answered, even if this chat shows another one by the time the answer ends.
+    const conversation = this.conversation;
+    const model = conversation.model;
+    const turn = startAssistantTurn(conversation, model, Date.now());
     this.post({ type: 'turnsAdded', turns: [turn] });
-    chat.touched(this.conversation);
+    chat.touched(conversation);
     // Saved now, not at the first token: a thinking model may take minutes to start, and a crash meanwhile
     // must not lose the question. Not deferred to after the request leaves: the crash trials caught a question
     // not on disk 364 ms after its request when it was.
-    chat.scheduleSave(this.conversation);
+    chat.scheduleSave(conversation);
 
     const abort = new AbortController();
     let release!: () => void;
     let saved = false;
-    this.inflight = { abort, done: new Promise<void>((resolve) => (release = resolve)) };
+    chat.inflight.set(conversation, { abort, done: new Promise<void>((resolve) => (release = resolve)) });
+    // Another chat of this window showing the conversation draws the question and the answer in progress (it
+    // is redrawn again when the answer ends).
+    chat.changed(conversation, this);
     try {
       const messages = await this.fitContext(
-        this.memo.messages(this.conversation, config.chat.systemPrompt),
+        this.memo.messages(conversation, config.chat.systemPrompt),
         options,
       );
       const key = messages && (await chat.gateway.requireKey());
@@ -261,21 +279,25 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       const outcome = await streamTurn({
         client: chat.gateway.current(),
         request,
-        conversation: this.conversation,
+        conversation,
         turn,
         signal: abort.signal,
-        post: (m) => this.post(m),
-        onChange: () => chat.scheduleSave(this.conversation),
+        // Drawn here while this chat shows the conversation; after it switched away, only the other chat does.
+        post: (m) => {
+          if (this.conversation === conversation) this.post(m);
+        },
+        onChange: () => chat.scheduleSave(conversation),
         saveFinished: async () => {
           saved = true;
-          await chat.persist(this.conversation);
+          await chat.persist(conversation);
         },
       });
       chat.log.info(`Chat answer ${outcome.status} (${model}).`);
     } finally {
-      this.inflight = undefined;
+      chat.inflight.delete(conversation);
       release();
-      if (!saved) await chat.persist(this.conversation);
+      if (!saved) await chat.persist(conversation);
+      chat.changed(conversation, this);
     }
   }
 
@@ -330,7 +352,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   }
 
   dispose(): void {
-    this.inflight?.abort.abort();
+    // A closed chat stops its answer, unless another chat of this window shows the conversation.
+    if (!this.chat.shownElsewhere(this.conversation, this)) this.inflight?.abort.abort();
     this.detach();
     vscode.Disposable.from(...this.disposables).dispose();
   }

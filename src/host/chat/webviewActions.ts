@@ -53,12 +53,12 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   setThinkingOpen: ({ session }, m) => session.setThinkingOpen(m.turnId, m.open),
   newChat: ({ session }) => session.newChat(),
   openConversation: async ({ session, chat }, m) => {
-    const conversation = await chat.load(m.id);
+    const conversation = await chat.open(m.id);
     if (conversation) await session.show(conversation);
   },
   renameConversation: ({ session, chat }, m) => renameConversation(chat, session, m.id),
   deleteConversation: ({ chat }, m) => deleteConversation(chat, m.id),
-  exportConversation: ({ session, chat }, m) => exportConversation(chat, session, m.id),
+  exportConversation: ({ chat }, m) => exportConversation(chat, m.id),
   copy: (_, m) => vscode.env.clipboard.writeText(m.text),
   codeAction: ({ session }, m) =>
     m.action === 'apply' ? applyToFile(session, m) : applyCode(m.action, m.code, m.language),
@@ -112,7 +112,7 @@ async function applyToFile(
 }
 
 async function renameConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
-  const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
+  const conversation = await chat.open(id);
   if (!conversation) return;
   const title = await vscode.window.showInputBox({
     title: vscode.l10n.t('Rename conversation'),
@@ -122,7 +122,8 @@ async function renameConversation(chat: ChatState, session: ChatSessionActions, 
   if (!title?.trim()) return;
   conversation.title = title.trim();
   await chat.persist(conversation);
-  if (session.conversation.id === id) session.postState();
+  if (session.conversation === conversation) session.postState();
+  chat.changed(conversation, session);
 }
 
 async function deleteConversation(chat: ChatState, id: string): Promise<void> {
@@ -136,8 +137,8 @@ async function deleteConversation(chat: ChatState, id: string): Promise<void> {
   if (choice === remove) await chat.remove(id);
 }
 
-async function exportConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {
-  const conversation = session.conversation.id === id ? session.conversation : await chat.load(id);
+async function exportConversation(chat: ChatState, id: string): Promise<void> {
+  const conversation = await chat.open(id);
   if (!conversation) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const fileName = `${slugify(conversation.title)}.md`;

@@ -2,8 +2,7 @@
 // Each window has its own extension host with its own copy. When both continue it, the second save must not
 // erase the first window's turns: its copy is saved as a new conversation, and the user is told.
 import * as assert from 'node:assert/strict';
-import type { FrameLocator } from 'playwright-core';
-import { articles, newChat, openChat, send, until } from '../../e2e/chatHelpers';
+import { articles, ask, newChat, openChat, until } from '../../e2e/chatHelpers';
 import { screenshot, waitForNotification } from '../../harness/browser';
 import { e2e, openWithExtension } from '../../harness/e2eFixture';
 import { readConversations } from './durabilityFiles';
@@ -11,18 +10,6 @@ import { readConversations } from './durabilityFiles';
 const FIRST = 'Two windows: the question both windows show';
 const FROM_A = 'Two windows: asked in the first window';
 const FROM_B = 'Two windows: asked in the second window';
-
-/** Sends `text` and waits for the end of its answer (the usage line comes with the end of the stream). */
-async function ask(frame: FrameLocator, text: string): Promise<void> {
-  await send(frame, text);
-  const answer = articles(frame, /^Assistant /).last();
-  await until(
-    async () => (await articles(frame, 'You').last().innerText()).includes(text),
-    20_000,
-    'the question shown',
-  );
-  await until(async () => /total \d+ tokens/.test(await answer.innerText()), 30_000, 'the whole answer');
-}
 
 /** The questions of each conversation on disk that starts with FIRST, with its title. */
 function savedCopies(): Array<{ title: string; questions: string[] }> {
@@ -70,7 +57,7 @@ describe('Two windows continuing one conversation (real editor, shared global st
       assert.match(copies[1].title, / \(copy\)$/);
       await waitForNotification(
         window2,
-        /changed in another window or chat tab, so your copy was saved as a new conversation/,
+        /changed in another window, so your copy was saved as a new conversation/,
       );
       // The copy's new state reached the second window mid-answer: the answer still ended there.
       await until(
