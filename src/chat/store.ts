@@ -60,8 +60,8 @@ export class ConversationStore {
   /**
    * The version of each conversation file this store last read or wrote, and the copy it was read into or
    * written from (held weakly: a conversation no chat shows any more is not kept alive by it): a save from
-   * another copy (a second chat tab on the same conversation) or over another writer's version checks the
-   * file first.
+   * another copy or over another writer's version (another window, an extension host that outlived its
+   * window) checks the file first.
    */
   private readonly known = new Map<string, { stamp: FileStamp; copy: WeakRef<Conversation> }>();
 

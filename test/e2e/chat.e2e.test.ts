@@ -22,7 +22,7 @@ import {
 } from './chatHelpers';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chatRequestsOf, untilChatRequestSince, untilRequestSince } from '../support/emulatorRequests';
+import { chatRequestsOf, untilChatRequestSince, untilClosedSince } from '../support/emulatorRequests';
 
 describe('Chat panel in the real editor', function () {
   this.timeout(120_000);
@@ -79,13 +79,7 @@ describe('Chat panel in the real editor', function () {
     const opening = answerHeadline('Tell me a long story').slice(0, 12);
     await until(async () => (await answer.innerText()).includes(opening), 10_000, 'partial text');
     await stop.click();
-    await untilRequestSince(
-      emulator(),
-      before,
-      (r) => r.clientClosed,
-      10_000,
-      'the gateway to see the socket close',
-    );
+    await untilClosedSince(emulator(), before, 'the gateway to see the socket close');
     await answer.getByText(/Stopped/).waitFor({ timeout: 10_000 });
     assert.ok((await answer.innerText()).includes(opening));
     await frame.getByRole('button', { name: 'Send', exact: true }).waitFor();

@@ -8,7 +8,7 @@ import { readImageDimensions } from '../support/pngInfo';
 import { articles, emulator, openChat, send, until, openNewChat } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
 import { readFileSync } from 'node:fs';
-import { isImageRequest, untilRequestSince } from '../support/emulatorRequests';
+import { isImageRequest, untilClosedSince } from '../support/emulatorRequests';
 
 const PROMPT = 'A lighthouse at dusk <img src=x onerror="window.__xss=1"><b>bold</b>';
 
@@ -123,7 +123,7 @@ describe('Images in the chat (real editor)', function () {
     await turn.getByText(/this can take minutes/).waitFor({ timeout: 10_000 });
     await until(() => imageRequests(from).length > 0, 10_000, 'the image request');
     await turn.getByRole('button', { name: 'Stop', exact: true }).click();
-    await untilRequestSince(emulator(), from, (r) => r.clientClosed, 10_000, 'the gateway to see the cancel');
+    await untilClosedSince(emulator(), from, 'the gateway to see the cancel');
     await turn.getByText('Stopped; nothing was saved.').waitFor({ timeout: 10_000 });
     await page.waitForTimeout(500);
     assert.deepEqual(imagesIn(target).sort(), before.sort());

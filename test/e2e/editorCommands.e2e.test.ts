@@ -16,7 +16,7 @@ import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, lastChatRequest, until } from './chatHelpers';
 import { codeLens, editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
-import { isImageRequest, untilRequestSince } from '../support/emulatorRequests';
+import { isImageRequest, untilClosedSince, untilRequestSince } from '../support/emulatorRequests';
 
 function imagesIn(folder: string): string[] {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
@@ -102,13 +102,7 @@ describe('Editor commands in the real editor', function () {
     await untilRequestSince(emulator(), requests, isImageRequest, 10_000, 'the image request');
     const progress = await waitForNotification(page, /Generating 1 image/);
     await clickNotificationButton(progress, 'Cancel');
-    await untilRequestSince(
-      emulator(),
-      requests,
-      (r) => r.clientClosed,
-      10_000,
-      'the gateway to see the cancel',
-    );
+    await untilClosedSince(emulator(), requests, 'the gateway to see the cancel');
     await page.waitForTimeout(500);
     assert.deepEqual(imagesIn(target), before);
     await hideNotifications(page);

@@ -53,6 +53,16 @@ export function untilAnsweredSince(
   return untilRequestSince(emulator, since, (r) => r.responseEnded, timeoutMs, what);
 }
 
+/** Waits until the client closed a request made after the emulator's first `since`, before its end (bounded). */
+export function untilClosedSince(
+  emulator: Pick<Emulator, 'requests'>,
+  since: number,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  return untilRequestSince(emulator, since, (r) => r.clientClosed, timeoutMs, what);
+}
+
 /** The body of a chat request as the tests read it. */
 export interface ChatBody {
   model: string;

@@ -193,19 +193,30 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   async inFlight(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     await this.stop();
     const conversation = this.conversation;
+    const { abort, end } = this.begin(conversation);
+    try {
+      await work(abort.signal);
+    } finally {
+      end();
+      this.chat.changed(conversation, this);
+    }
+  }
+
+  /** Marks `conversation` busy with a new request; `end()` clears the mark and lets a waiting `stop()` return. */
+  private begin(conversation: Conversation): { abort: AbortController; end: () => void } {
     const abort = new AbortController();
     let release!: () => void;
     this.chat.inflight.set(conversation, {
       abort,
       done: new Promise<void>((resolve) => (release = resolve)),
     });
-    try {
-      await work(abort.signal);
-    } finally {
-      this.chat.inflight.delete(conversation);
-      release();
-      this.chat.changed(conversation, this);
-    }
+    return {
+      abort,
+      end: () => {
+        this.chat.inflight.delete(conversation);
+        release();
+      },
+    };
   }
 
   /** Drops the last answer and asks again (regenerate, retry). */
@@ -245,10 +256,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     // not on disk 364 ms after its request when it was.
     chat.scheduleSave(conversation);
 
-    const abort = new AbortController();
-    let release!: () => void;
     let saved = false;
-    chat.inflight.set(conversation, { abort, done: new Promise<void>((resolve) => (release = resolve)) });
+    const { abort, end } = this.begin(conversation);
     // Another chat of this window showing the conversation draws the question and the answer in progress (it
     // is redrawn again when the answer ends).
     chat.changed(conversation, this);
@@ -294,8 +303,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       });
       chat.log.info(`Chat answer ${outcome.status} (${model}).`);
     } finally {
-      chat.inflight.delete(conversation);
-      release();
+      end();
       if (!saved) await chat.persist(conversation);
       chat.changed(conversation, this);
     }

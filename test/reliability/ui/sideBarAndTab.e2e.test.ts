@@ -13,7 +13,7 @@ import {
   send,
   until,
 } from '../../e2e/chatHelpers';
-import { untilChatRequestSince, untilRequestSince } from '../../support/emulatorRequests';
+import { untilChatRequestSince, untilClosedSince } from '../../support/emulatorRequests';
 import { waitFor } from '../../support/poll';
 import { runCommand, screenshot } from '../../harness/browser';
 import { e2e } from '../../harness/e2eFixture';
@@ -111,13 +111,7 @@ describe('One conversation in the side bar and an editor tab of one window', fun
     const stop = side.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ state: 'visible', timeout: 10_000 });
     await stop.click();
-    await untilRequestSince(
-      emulator(),
-      before,
-      (r) => r.clientClosed,
-      10_000,
-      'the gateway to see it closed',
-    );
+    await untilClosedSince(emulator(), before, 'the gateway to see it closed');
     await articles(tab, /^Assistant /)
       .last()
       .getByText(/Stopped/)
