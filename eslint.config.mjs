@@ -3,11 +3,16 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const vscodeImportBan = {
-  paths: [{ name: 'vscode', message: 'Pure layers (gateway, chat, images, review) must not import vscode.' }],
+  paths: [
+    {
+      name: 'vscode',
+      message: 'Pure layers (gateway, chat, images, review, complete, agent) must not import vscode.',
+    },
+  ],
 };
 
 /** Folders of pure code: no vscode, no host glue, no browser code. */
-const PURE_LAYERS = ['gateway', 'chat', 'images', 'review', 'complete'];
+const PURE_LAYERS = ['gateway', 'chat', 'images', 'review', 'complete', 'agent'];
 
 export default tseslint.config(
   {
