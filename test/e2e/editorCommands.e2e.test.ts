@@ -81,14 +81,26 @@ describe('Editor commands in the real editor', function () {
     const before = imagesIn(target);
     await runCommand(page, 'Model Gateway: Generate Image');
     await answerImagePrompts(page, 'A red fox in the snow');
-    await waitForNotification(page, /Saved assets\/generated\/a-red-fox-in-the-snow-/, 30_000);
+    const saved = await waitForNotification(page, /Saved assets\/generated\/a-red-fox-in-the-snow-/, 30_000);
     const added = imagesIn(target).filter((name) => !before.includes(name));
     assert.equal(added.length, 1);
     assert.match(added[0], /^a-red-fox-in-the-snow-\d{8}-\d{6}\.png$/);
     const dims = readImageDimensions(new Uint8Array(readFileSync(join(target, added[0]))));
     assert.deepEqual(dims, { format: 'png', width: 1024, height: 1024 });
+    // The request used the setting's format: no wizard step asked for one.
+    const sent = emulator().requests.filter(isImageRequest).at(-1)?.body as { response_format?: string };
+    assert.equal(sent.response_format, 'b64_json');
+    // Opened in the active group, not in a new group beside it.
     await page.locator('.tab').filter({ hasText: added[0] }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.editor-group-container').count(), 1, 'editor groups');
     await screenshot(page, 'e2e-generate-image');
+    // The notification offers Open and Reveal; Reveal selects the file in the Explorer.
+    await saved.getByRole('button', { name: 'Open', exact: true }).waitFor({ timeout: 5_000 });
+    await clickNotificationButton(saved, 'Reveal');
+    await page
+      .locator('.explorer-folders-view .monaco-list-row.selected')
+      .filter({ hasText: added[0] })
+      .waitFor({ timeout: 10_000 });
     await hideNotifications(page);
   });
 

@@ -4,7 +4,7 @@ import { acceptInputBox, quickInput } from '../harness/browser';
 import { retrying } from '../support/retry';
 
 /** The pickers after the prompt, in order (their titles are "Generate Image: <step>"). */
-export const IMAGE_STEPS = ['Size', 'Quality', 'How many images', 'Response format'] as const;
+export const IMAGE_STEPS = ['Size', 'Quality', 'How many images'] as const;
 export type ImageStep = (typeof IMAGE_STEPS)[number];
 
 /**

@@ -7,7 +7,6 @@ import type { GatewayService } from '../gatewayService';
 import { askImageChoices, type GenerateImageOptions, type ImageChoices } from './imageOptions';
 import { resolveImageTarget } from './imageTarget';
 import { saveImages } from './saveImages';
-import { confirmInStatusBar } from '../statusConfirm';
 
 /** What the command did, returned to callers such as tests and the chat participant. */
 export interface GenerateImageResult {
@@ -117,7 +116,10 @@ function request(
   );
 }
 
-/** Opens the first image, shows the revised prompt, and offers a Markdown link in a Markdown editor. */
+/**
+ * Opens the first image in the active editor group, then says what was saved in a notification with Open and
+ * Reveal (and Insert Markdown link in a Markdown editor), which stays in the notification centre.
+ */
 async function announce(
   files: vscode.Uri[],
   revisedPrompts: string[],
@@ -126,21 +128,20 @@ async function announce(
   if (!files.length) return;
   await vscode.commands.executeCommand('vscode.open', files[0], {
     preview: true,
-    viewColumn: vscode.ViewColumn.Beside,
+    viewColumn: vscode.ViewColumn.Active,
   });
   const names = files.map((f) => vscode.workspace.asRelativePath(f)).join(', ');
-  confirmInStatusBar(vscode.l10n.t('Saved {0}', names), {
-    title: vscode.l10n.t('Reveal'),
-    command: 'revealInExplorer',
-    arguments: [files[0]],
-  });
+  const open = vscode.l10n.t('Open');
+  const reveal = vscode.l10n.t('Reveal');
   const markdown =
     editor && editor.document.languageId === 'markdown' ? [vscode.l10n.t('Insert Markdown link')] : [];
   const saved = revisedPrompts[0]
     ? vscode.l10n.t('Saved {0}. Revised prompt: "{1}"', names, revisedPrompts[0])
     : vscode.l10n.t('Saved {0}.', names);
-  const choice = await vscode.window.showInformationMessage(saved, ...markdown);
-  if (choice && editor) await insertMarkdownLinks(editor, files);
+  const choice = await vscode.window.showInformationMessage(saved, open, reveal, ...markdown);
+  if (choice === open) await vscode.commands.executeCommand('vscode.open', files[0], { preview: false });
+  else if (choice === reveal) await vscode.commands.executeCommand('revealInExplorer', files[0]);
+  else if (choice && editor) await insertMarkdownLinks(editor, files);
 }
 
 async function insertMarkdownLinks(editor: vscode.TextEditor, files: vscode.Uri[]): Promise<void> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ImageQuality, ImageResponseFormat, ImageSize } from '../../gateway/types';
-import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../../gateway/types';
+import { IMAGE_QUALITIES, IMAGE_SIZES } from '../../gateway/types';
 import { MAX_IMAGES_PER_REQUEST } from '../../images/validate';
 import type { ExtensionConfig } from '../config';
 
@@ -26,7 +26,10 @@ export interface ImageChoices {
   responseFormat: ImageResponseFormat;
 }
 
-/** Collects prompt, size, quality, count and format: from the options, else prompts whose defaults Enter accepts. */
+/**
+ * Collects prompt, size, quality and count: from the options, else prompts whose defaults Enter accepts. The
+ * response format comes from the options or the `modelGateway.images.responseFormat` setting.
+ */
 export async function askImageChoices(
   config: ExtensionConfig,
   options: GenerateImageOptions,
@@ -61,28 +64,13 @@ export async function askImageChoices(
       ? String(images.count)
       : await pick(vscode.l10n.t('How many images'), IMAGE_COUNTS, String(images.count));
   if (!countText) return undefined;
-  const responseFormat =
-    options.responseFormat ??
-    (automated
-      ? images.responseFormat
-      : await pick(
-          vscode.l10n.t('Response format'),
-          IMAGE_RESPONSE_FORMATS,
-          images.responseFormat,
-          formatHint,
-        ));
-  if (!responseFormat) return undefined;
+  // How the bytes travel is an implementation detail: the setting decides, never a step of the wizard.
+  const responseFormat = options.responseFormat ?? images.responseFormat;
   return { prompt, size, quality, n: Number(countText), responseFormat };
 }
 
 function sizeHint(size: string): string | undefined {
   return size === '4096x4096' ? vscode.l10n.t('can take minutes') : undefined;
-}
-
-function formatHint(format: string): string | undefined {
-  return format === 'b64_json'
-    ? vscode.l10n.t('bytes in the response (advised)')
-    : vscode.l10n.t('short-lived link, downloaded at once');
 }
 
 /** A QuickPick whose first item is the current default, so Enter accepts it. */

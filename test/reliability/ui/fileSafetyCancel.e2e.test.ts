@@ -51,11 +51,14 @@ describe('File safety: Cancel during an image download (real editor)', function 
     const before = filesBelow(target);
     try {
       mkdirSync(dirname(settingsFile), { recursive: true });
-      writeFileSync(settingsFile, JSON.stringify({ 'modelGateway.baseUrl': origin }));
+      writeFileSync(
+        settingsFile,
+        JSON.stringify({ 'modelGateway.baseUrl': origin, 'modelGateway.images.responseFormat': 'url' }),
+      );
       // The status bar drops "(emulator)" once the extension uses the new base URL.
       await until(async () => !(await onFixtureEmulator(page)), 15_000, 'the new base URL to apply');
       await runCommand(page, 'Model Gateway: Generate Image');
-      await answerImagePrompts(page, 'A picture that never arrives', { 'Response format': 'url' });
+      await answerImagePrompts(page, 'A picture that never arrives');
       await until(() => downloading, 30_000, 'the download to start');
       const progress = await waitForNotification(page, /Generating 1 image/);
       await clickNotificationButton(progress, 'Cancel');
