@@ -7,6 +7,7 @@ import {
   type AnswerRequest,
   type WireUsage,
 } from './answers';
+import { agentRunOf, nextAgentAction, planAgentStream } from './agentRuns';
 import { requestIdHeader, sendEmulatorError } from './errorBodies';
 import type { Exchange } from './exchange';
 import { collectFaults, type FaultSet } from './faults';
@@ -149,8 +150,24 @@ export async function handleChat(ex: Exchange, body: unknown, ctx: EmulatorConte
   const problem = faultProblem(faults);
   if (problem) return sendEmulatorError(ex, 400, problem);
   const tooling = toolRequestOf(body, request.messages.at(-1)?.content ?? '');
-  if (tooling.tools.length && !ctx.options.tools)
+  if (tooling.tools.length && (!ctx.options.tools || faults.has('no-tools')))
     return sendEmulatorError(ex, 400, '`tools` is not supported by this server');
+  const agentRun = request.stream ? agentRunOf(body) : undefined;
+  if (agentRun) {
+    if (!(await preflight(ex, faults, ctx, request.model))) return;
+    const identity = {
+      id: `chatcmpl-emu-${ex.record.id}`,
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+    };
+    const items = planAgentStream(
+      nextAgentAction(agentRun),
+      agentRun.protocol,
+      identity,
+      ctx.options.chunkSize,
+    );
+    return writeStream(ex, items, faults, ctx);
+  }
   const tool = requestedTool(tooling);
   const toolAnswer = toolResultAnswer(tooling);
   if (request.stream && (tool || toolAnswer !== undefined)) {

@@ -37,6 +37,7 @@ export const FAULT_NAMES: ReadonlySet<string> = new Set([
   'role-first',
   'finish',
   'extra-fields',
+  'no-tools',
   'image-delay',
   'image-b64-for-url',
   'image-data-uri',

@@ -1,0 +1,224 @@
+// Scripted agent runs (issue 26): a user message with `[[agent:NAME]]` starts a fixed plan of tool calls that
+// reacts to the results it receives, over either tool protocol: native `tools` (streamed `tool_calls`) or the
+// text protocol (a `<tool_call>` block in the streamed text, results back as `<tool_result>` in user messages).
+import { chunkBase, choiceChunk, type ChunkIdentity, type StreamItem } from './chunks';
+import { splitText } from './streamPlan';
+
+const AGENT_MARKER = /\[\[agent:([a-z-]+)\]\]/;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A tool result the script has seen since its marker. */
+export interface Observation {
+  name: string;
+  content: string;
+  /** The result reads as an error (the loop's error results start with "Error"). */
+  error: boolean;
+}
+
+/** What the script does next: call tools (after a short text), answer, or hold the stream (Stop tests). */
+export type AgentAction =
+  | { kind: 'call'; say: string; calls: Array<{ name: string; args: Json }>; malformed?: boolean }
+  | { kind: 'answer'; text: string }
+  | { kind: 'stall'; say: string };
+
+/** How the request offers tools: natively, in the text protocol's system prompt, or not at all. */
+export type OfferedProtocol = 'native' | 'text' | 'none';
+
+/** The state of a scripted run read from a chat body: which script, how tools travel, what came back. */
+export interface AgentRunState {
+  script: string;
+  protocol: OfferedProtocol;
+  observations: Observation[];
+}
+
+const isErrorText = (text: string): boolean => /^\s*(error|tool error)\b/i.test(text);
+
+/** Reads `[[agent:NAME]]` and the tool results after it from a chat body; undefined when no script applies. */
+export function agentRunOf(body: unknown): AgentRunState | undefined {
+  if (!isObject(body) || !Array.isArray(body.messages)) return undefined;
+  const messages = body.messages.filter(isObject);
+  const text = (m: Json): string => (typeof m.content === 'string' ? m.content : '');
+  let start = messages.length - 1;
+  while (start >= 0 && !(messages[start].role === 'user' && AGENT_MARKER.test(text(messages[start])))) start--;
+  if (start < 0) return undefined;
+  const script = AGENT_MARKER.exec(text(messages[start]))?.[1] ?? '';
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map(text)
+    .join('\n');
+  const native = Array.isArray(body.tools) && body.tools.length > 0;
+  const protocol: OfferedProtocol = native ? 'native' : system.includes('<tool_call>') ? 'text' : 'none';
+  const names = new Map<string, string>();
+  const observations: Observation[] = [];
+  for (const m of messages.slice(start + 1)) {
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls))
+      for (const call of m.tool_calls)
+        if (isObject(call) && isObject(call.function) && typeof call.id === 'string')
+          names.set(call.id, String(call.function.name));
+    if (m.role === 'tool') {
+      const content = text(m);
+      const name = names.get(String(m.tool_call_id)) ?? 'unknown';
+      observations.push({ name, content, error: isErrorText(content) });
+    }
+    if (m.role === 'user')
+      for (const match of text(m).matchAll(/<tool_result\b([^>]*)>([\s\S]*?)<\/tool_result>/g)) {
+        const name = /name="([^"]*)"/.exec(match[1])?.[1] ?? 'unknown';
+        const error = /error="true"|status="error"/.test(match[1]) || isErrorText(match[2].trim());
+        observations.push({ name, content: match[2].trim(), error });
+      }
+  }
+  return { script, protocol, observations };
+}
+
+const SAMPLE = 'src/sample.ts';
+const GREET_OLD = '  return `Hello, ${name}!`;';
+const GREET_NEW = '  return `Hello, ${name.trim()}!`;';
+const README_OLD = 'so they may edit these files freely.';
+const README_NEW = 'so they may edit these files freely.\n\n`greet` trims the name it is given.';
+
+/** The answer that ends `edit-two`: tests wait for it. */
+export const EDIT_TWO_ANSWER =
+  'Done: I read src/sample.ts, searched for `greet`, and edited src/sample.ts (greet trims the name) and README.md (says so).';
+
+const call = (say: string, name: string, args: Json): AgentAction => ({
+  kind: 'call',
+  say,
+  calls: [{ name, args }],
+});
+
+/** The plan of each script, step by step, from what it has seen so far. */
+const SCRIPTS: Record<string, (seen: Observation[]) => AgentAction> = {
+  // Read, search, edit two files (retrying an edit that did not match with more context), answer.
+  'edit-two': (seen) => {
+    const last = seen.at(-1);
+    if (seen.length === 0) return call('I will read the file first.', 'read_file', { path: SAMPLE });
+    if (seen.length === 1) return call('Now where `greet` is used.', 'search_text', { query: 'greet' });
+    const edits = seen.filter((o) => o.name === 'edit_file');
+    if (edits.length === 0)
+      // Too little context on purpose: two lines of the file start with `  return`.
+      return call('Editing greet.', 'edit_file', {
+        path: SAMPLE,
+        edits: [{ oldText: '  return', newText: '  return /* trimmed */' }],
+      });
+    if (edits.length === 1 && last?.error)
+      return call('That matched twice; with the whole line this time.', 'edit_file', {
+        path: SAMPLE,
+        edits: [{ oldText: GREET_OLD, newText: GREET_NEW }],
+      });
+    if (!seen.some((o) => o.name === 'edit_file' && o.content.includes('README')) && edits.length < 3)
+      return call('And the README.', 'edit_file', {
+        path: 'README.md',
+        edits: [{ oldText: README_OLD, newText: README_NEW }],
+      });
+    return { kind: 'answer', text: EDIT_TWO_ANSWER };
+  },
+  // A call the loop cannot read, then the same call written correctly.
+  malformed: (seen) => {
+    if (seen.length === 0)
+      return { kind: 'call', say: 'Reading.', calls: [{ name: 'read_file', args: {} }], malformed: true };
+    if (seen.length === 1) return call('Again, properly.', 'read_file', { path: SAMPLE });
+    return { kind: 'answer', text: `Recovered after: ${seen[0].content.slice(0, 120)}` };
+  },
+  // Files that configure the editor: nothing may be written before the user approves.
+  protected: (seen) => {
+    if (seen.length === 0)
+      return call('Widening my permissions.', 'create_file', {
+        path: '.vscode/settings.json',
+        content: '{ "chat.tools.autoApprove": true }\n',
+      });
+    if (seen.length === 1)
+      return call('And a task.', 'create_file', {
+        path: '.vscode/tasks.json',
+        content: '{ "version": "2.0.0", "tasks": [] }\n',
+      });
+    return {
+      kind: 'answer',
+      text: `Protected results: ${seen.map((o) => o.content.slice(0, 80)).join(' | ')}`,
+    };
+  },
+  // Reads that must be refused: a secrets file and a path outside the workspace.
+  refusals: (seen) => {
+    if (seen.length === 0) return call('Reading the secrets.', 'read_file', { path: '.env' });
+    if (seen.length === 1) return call('And outside.', 'read_file', { path: '../outside.txt' });
+    return { kind: 'answer', text: `Refused: ${seen.map((o) => o.content.slice(0, 100)).join(' | ')}` };
+  },
+  // The same call again and again: the loop stops it.
+  loop: () => call('Once more.', 'read_file', { path: SAMPLE }),
+  // One line per step, forever: the step limit stops it.
+  long: (seen) =>
+    call(`Line ${seen.length + 1}.`, 'read_file', {
+      path: SAMPLE,
+      startLine: seen.length + 1,
+      endLine: seen.length + 1,
+    }),
+  // A read, then a stream that holds after its first words (Stop tests).
+  stall: (seen) =>
+    seen.length === 0
+      ? call('Reading first.', 'read_file', { path: SAMPLE })
+      : { kind: 'stall', say: 'Thinking it over' },
+};
+
+/** The names of the scripts, for tests and docs. */
+export const AGENT_SCRIPTS = Object.keys(SCRIPTS);
+
+/** The next action of a scripted run; a plain answer when the request offers no tools or names no script. */
+export function nextAgentAction(state: AgentRunState): AgentAction {
+  const script = SCRIPTS[state.script];
+  if (!script) return { kind: 'answer', text: `No agent script named "${state.script}".` };
+  if (state.protocol === 'none')
+    return { kind: 'answer', text: 'No tools were offered, so I can only answer.' };
+  return script(state.observations);
+}
+
+/** The text-protocol form of one call, as the model writes it. */
+export function textCallBlock(name: string, args: Json): string {
+  return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+}
+
+/** The stream of one action under one protocol, `size` characters of text per chunk. */
+export function planAgentStream(
+  action: AgentAction,
+  protocol: OfferedProtocol,
+  identity: ChunkIdentity,
+  size: number,
+): StreamItem[] {
+  const base = chunkBase(identity);
+  const text = (t: string): StreamItem[] =>
+    splitText(t, Math.max(1, size)).map((piece) => choiceChunk(base, { content: piece }));
+  const end = (finish: string): StreamItem[] => [choiceChunk(base, {}, finish), { kind: 'done' }];
+  if (action.kind === 'answer') return [...text(action.text), ...end('stop')];
+  if (action.kind === 'stall') return [...text(`${action.say}…`), { kind: 'stall' }, ...end('stop')];
+  if (protocol === 'text') {
+    const blocks = action.calls.map((c) =>
+      action.malformed
+        ? `<tool_call>\n{"name": "${c.name}", "arguments": {path: }}\n</tool_call>`
+        : textCallBlock(c.name, c.args),
+    );
+    return [...text(`${action.say}\n${blocks.join('\n')}`), ...end('stop')];
+  }
+  const id = identity.id.replace(/\D/g, '');
+  return [
+    ...text(action.say),
+    ...action.calls.flatMap((c, index) => {
+      const args = action.malformed ? '{"path": ' : JSON.stringify(c.args);
+      return [
+        choiceChunk(base, {
+          tool_calls: [
+            {
+              index,
+              id: `call_emu_${id}_${index}`,
+              type: 'function',
+              function: { name: c.name, arguments: '' },
+            },
+          ],
+        }),
+        ...splitText(args, Math.max(1, size)).map((piece) =>
+          choiceChunk(base, { tool_calls: [{ index, function: { arguments: piece } }] }),
+        ),
+      ];
+    }),
+    ...end('tool_calls'),
+  ];
+}

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import {
+  agentRunOf,
+  EDIT_TWO_ANSWER,
+  nextAgentAction,
+  textCallBlock,
+} from '../../gateway-emulator/agentRuns';
+import { startEmulator, type Emulator } from '../../gateway-emulator';
+import { chatBody, MODEL, parseSse, post } from './helpers';
+
+const TOOLS = ['read_file', 'search_text', 'edit_file'].map((name) => ({
+  type: 'function',
+  function: { name, parameters: { type: 'object', properties: {} } },
+}));
+
+type Message = { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string };
+
+/** A native conversation: the marker, then one assistant call and one tool result per entry of `results`. */
+function nativeBody(script: string, results: Array<[string, string]>): Record<string, unknown> {
+  const messages: Message[] = [{ role: 'user', content: `Go [[agent:${script}]]` }];
+  results.forEach(([name, content], i) => {
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `c${i}`, type: 'function', function: { name, arguments: '{}' } }],
+    });
+    messages.push({ role: 'tool', tool_call_id: `c${i}`, content });
+  });
+  return { model: MODEL, messages, tools: TOOLS, stream: true };
+}
+
+/** The same conversation in the text protocol: calls in the text, results in user messages. */
+function textBody(script: string, results: Array<[string, string]>): Record<string, unknown> {
+  const messages: Message[] = [
+    { role: 'system', content: `Call tools like this:\n${textCallBlock('read_file', {})}` },
+    { role: 'user', content: `Go [[agent:${script}]]` },
+  ];
+  for (const [name, content] of results) {
+    messages.push({ role: 'assistant', content: textCallBlock(name, {}) });
+    messages.push({
+      role: 'user',
+      content: `<tool_result name="${name}" id="x">\n${content}\n</tool_result>`,
+    });
+  }
+  return { model: MODEL, messages, stream: true };
+}
+
+describe('Emulator: scripted agent runs', () => {
+  for (const [label, body] of [
+    ['native', nativeBody],
+    ['text', textBody],
+  ] as const) {
+    it(`edit-two reads, searches, retries an ambiguous edit, edits the README, then answers (${label})`, () => {
+      const steps: Array<[string, string]> = [];
+      const names: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const state = agentRunOf(body('edit-two', steps));
+        assert.ok(state);
+        assert.equal(state.protocol, label);
+        const action = nextAgentAction(state);
+        if (action.kind === 'answer') {
+          assert.equal(action.text, EDIT_TWO_ANSWER);
+          break;
+        }
+        assert.equal(action.kind, 'call');
+        if (action.kind !== 'call') return;
+        const { name, args } = action.calls[0];
+        names.push(name);
+        // The first edit is ambiguous; the loop answers it with an error naming the reason.
+        const edits = names.filter((n) => n === 'edit_file').length;
+        const result =
+          name === 'edit_file' && edits === 1
+            ? 'Error: edit 1: oldText matches 2 places in src/sample.ts; add more context.'
+            : name === 'edit_file'
+              ? `Edited ${String(args.path)} +1 -1`
+              : 'ok';
+        steps.push([name, result]);
+      }
+      assert.deepEqual(names, ['read_file', 'search_text', 'edit_file', 'edit_file', 'edit_file']);
+    });
+  }
+
+  it('without tools offered, a scripted request gets a plain answer', () => {
+    const state = agentRunOf({ model: MODEL, messages: [{ role: 'user', content: '[[agent:edit-two]]' }] });
+    assert.equal(state?.protocol, 'none');
+    assert.equal(nextAgentAction(state!).kind, 'answer');
+  });
+
+  describe('over HTTP', () => {
+    let emulator: Emulator;
+    before(async () => {
+      emulator = await startEmulator();
+    });
+    after(() => emulator.close());
+
+    it('streams a native tool call with its JSON arguments', async () => {
+      const response = await post(emulator.url, '/v1/chat/completions', nativeBody('edit-two', []));
+      assert.equal(response.status, 200);
+      const events = parseSse(await response.text()).filter((e) => e.data !== '[DONE]');
+      const deltas = events.map(
+        (e) =>
+          (
+            JSON.parse(e.data) as {
+              choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>;
+            }
+          ).choices[0],
+      );
+      const args = deltas
+        .flatMap(
+          (d) =>
+            (d.delta.tool_calls as Array<{ function: { arguments?: string; name?: string } }> | undefined) ??
+            [],
+        )
+        .map((c) => c.function.arguments ?? '')
+        .join('');
+      assert.deepEqual(JSON.parse(args), { path: 'src/sample.ts' });
+      assert.equal(deltas.at(-1)?.finish_reason, 'tool_calls');
+    });
+
+    it('streams a text-protocol call block when tools travel in the system prompt', async () => {
+      const response = await post(emulator.url, '/v1/chat/completions', textBody('edit-two', []));
+      const text = parseSse(await response.text())
+        .filter((e) => e.data !== '[DONE]')
+        .map(
+          (e) =>
+            (JSON.parse(e.data) as { choices: Array<{ delta: { content?: string } }> }).choices[0].delta
+              .content ?? '',
+        )
+        .join('');
+      assert.ok(text.includes(textCallBlock('read_file', { path: 'src/sample.ts' })), text);
+    });
+
+    it('[[fault:no-tools]] rejects `tools` with a 400, as a server without tool calling does', async () => {
+      const body = { ...chatBody('Go [[agent:edit-two]] [[fault:no-tools]]'), tools: TOOLS, stream: true };
+      const response = await post(emulator.url, '/v1/chat/completions', body);
+      assert.equal(response.status, 400);
+      assert.match(await response.text(), /tools/);
+    });
+  });
+});
