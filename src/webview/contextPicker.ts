@@ -62,15 +62,3 @@ export class ContextPicker {
     return this.popup.handleKey(event);
   }
 }
-
-/** The `#` token being typed before the caret: `#query`, `#file:query` or `#sym:query`. */
-export function hashToken(
-  text: string,
-  caret: number,
-): { start: number; mode: PickerMode; query: string } | undefined {
-  const match = /(^|\s)#(?:(file|sym):)?([^\s#]*)$/.exec(text.slice(0, caret));
-  if (!match) return undefined;
-  const start = match.index + match[1].length;
-  const mode: PickerMode = match[2] === 'file' ? 'files' : match[2] === 'sym' ? 'symbols' : 'all';
-  return { start, mode, query: match[3] };
-}

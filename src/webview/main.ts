@@ -11,7 +11,8 @@ import { unfoldAt } from './longRuns';
 import { Composer } from './composer';
 import { ChipTray, formatTokens, NoticeLine } from './contextChips';
 import { SlashMenu, slashToken } from './slashMenu';
-import { ContextPicker, hashToken } from './contextPicker';
+import { ContextPicker } from './contextPicker';
+import { contextRequest, hashToken } from './hashToken';
 import { h } from './dom';
 import { Header } from './header';
 import { HistoryView } from './history';
@@ -77,7 +78,7 @@ const composer: Composer = new Composer(
     },
     edited: (text, caret) => {
       updateMeter();
-      const token = hashToken(text, caret);
+      const token = contextRequest(text, caret);
       if (token) picker.show(token.mode, token.query);
       else picker.close();
       const command = slashToken(text, caret);

@@ -92,8 +92,9 @@ export class PopupListbox<T extends ListRow> {
       }
       case 'Enter':
       case 'Tab':
-        // Enter with nothing to choose is still the popup's: it must not send a half-typed `#token`.
-        if (!this.items[this.active]) return event.key === 'Enter';
+        // With nothing to choose (no matches, or still searching) the key is not the popup's: Enter then sends
+        // the message as typed, since `#` is ordinary text more often than a context request.
+        if (!this.items[this.active]) return false;
         this.choose(this.items[this.active]);
         return true;
       case 'Escape':

@@ -288,6 +288,26 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'Terminal: Kill All Terminals');
   });
 
+  // Issue 25, finding 2: `#` followed by text is ordinary text; Enter sends it as typed.
+  it('"Fix issue #42" typed key by key and sent with Enter reaches the gateway as typed; the box is emptied', async () => {
+    const { page } = e2e();
+    const frame = await openNewChat(page);
+    const box = messageBox(frame);
+    const listbox = frame.getByRole('listbox', { name: 'Context' });
+    await box.click();
+    await box.pressSequentially('Fix issue #');
+    // `#` alone is a context request: the picker opens and the host answers it with the kinds.
+    await listbox.getByRole('option', { name: /Files/ }).waitFor({ timeout: 10_000 });
+    const before = chatRequestCount();
+    await box.pressSequentially('42');
+    await box.press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.equal(sent, 'Fix issue #42', 'the exact text, with no attachment');
+    assert.equal(await box.inputValue(), '', 'the composer is empty');
+    assert.equal(await listbox.isVisible(), false, 'the picker is closed');
+    await articles(frame, 'You').last().filter({ hasText: 'Fix issue #42' }).waitFor({ timeout: 10_000 });
+  });
+
   it('refuses secrets, binary files and links out of the workspace; cuts a large file and refuses one over the context', async () => {
     const { page } = e2e();
     const frame = await openNewChat(page);

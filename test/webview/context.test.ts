@@ -114,6 +114,50 @@ describe('chat webview context (Chromium, real bundle)', function () {
     });
   });
 
+  // Issue 25, finding 2: `#` is ordinary text far more often than a context request.
+  it('Enter sends #42, #7f3a, #include <x>, # Heading and C# as typed: the picker is closed, the box emptied', async () => {
+    const { page } = hp;
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    const listbox = page.getByRole('listbox', { name: 'Context', exact: true });
+    const texts = ['Fix issue #42', 'use colour #7f3a', '#include <x>', '# Heading', 'I write C#'];
+    for (const text of texts) {
+      await box.click();
+      // Typed key by key, as a user does: `#` alone still opens the picker, and what follows must close it.
+      await box.pressSequentially(text);
+      assert.equal(await listbox.isVisible(), false, `the picker is closed after "${text}"`);
+      assert.equal(await box.getAttribute('aria-expanded'), 'false', `aria-expanded after "${text}"`);
+      await box.press('Enter');
+      assert.deepEqual(lastOf(await hp.posted(), 'send'), { type: 'send', text }, `"${text}" sent as typed`);
+      assert.equal(await box.inputValue(), '', `the box is empty after sending "${text}"`);
+      assert.equal(await listbox.isVisible(), false, `the picker stays closed after sending "${text}"`);
+    }
+    const sent = (await hp.posted()).filter((m) => m.type === 'send');
+    assert.equal(sent.length, texts.length, 'one send per Enter');
+  });
+
+  it('Enter sends the message when the picker has nothing to choose: no matches, or still searching', async () => {
+    const { page } = hp;
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    const listbox = page.getByRole('listbox', { name: 'Context', exact: true });
+    await box.click();
+    // `#fff` may name a file as well as a colour: the picker asks, and its empty answer lets Enter send.
+    await box.pressSequentially('Make the border #fff');
+    await answerQuery([]);
+    await until(async () => (await listbox.innerText()).includes('No matches'), 2000, '"No matches"');
+    await box.press('Enter');
+    assert.deepEqual(lastOf(await hp.posted(), 'send'), { type: 'send', text: 'Make the border #fff' });
+    assert.equal(await box.inputValue(), '');
+    await listbox.waitFor({ state: 'hidden' });
+
+    await box.pressSequentially('Rename #zq');
+    await listbox.waitFor();
+    assert.match(await listbox.innerText(), /Searching/);
+    await box.press('Enter');
+    assert.deepEqual(lastOf(await hp.posted(), 'send'), { type: 'send', text: 'Rename #zq' });
+    assert.equal(await box.inputValue(), '');
+    await listbox.waitFor({ state: 'hidden' });
+  });
+
   it('the Add Context button opens the same picker', async () => {
     const { page } = hp;
     await page.getByRole('button', { name: 'Add Context', exact: true }).click();
