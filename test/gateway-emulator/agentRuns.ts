@@ -41,7 +41,8 @@ export function agentRunOf(body: unknown): AgentRunState | undefined {
   const messages = body.messages.filter(isObject);
   const text = (m: Json): string => (typeof m.content === 'string' ? m.content : '');
   let start = messages.length - 1;
-  while (start >= 0 && !(messages[start].role === 'user' && AGENT_MARKER.test(text(messages[start])))) start--;
+  while (start >= 0 && !(messages[start].role === 'user' && AGENT_MARKER.test(text(messages[start]))))
+    start--;
   if (start < 0) return undefined;
   const script = AGENT_MARKER.exec(text(messages[start]))?.[1] ?? '';
   const system = messages
