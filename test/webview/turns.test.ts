@@ -64,6 +64,22 @@ describe('chat webview turns and panels (Chromium, real bundle)', function () {
     assert.deepEqual((await hp.posted()).at(-1), { type: 'regenerate' });
   });
 
+  it('a sent message keeps its Shift+Enter line breaks on screen (issue 25, finding 12)', async () => {
+    const { page } = hp;
+    await hp.send({
+      type: 'state',
+      state: viewState([user('First line\nSecond line\n\nThird after blank')]),
+    });
+    const text = await page
+      .getByRole('article', { name: 'You', exact: true })
+      .locator('.user-text')
+      .innerText();
+    assert.deepEqual(
+      text.split('\n').filter((line) => line.trim()),
+      ['First line', 'Second line', 'Third after blank'],
+    );
+  });
+
   it('thinking: open with a running timer while reasoning, collapses when the answer starts', async () => {
     const { page } = hp;
     const turn = assistant('', { status: 'streaming', model: 'alpha-opus-4-1' });
