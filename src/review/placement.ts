@@ -49,4 +49,3 @@ function restOfLine(text: string, offset: number): string {
   const next = text.indexOf('\n', offset);
   return (next < 0 ? text.slice(offset) : text.slice(offset, next)).replace(/\r$/, '');
 }
-

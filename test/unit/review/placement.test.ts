@@ -64,7 +64,10 @@ const cases = documents.chain(({ text, eol }) => {
     })
     .filter((c) => c !== '');
   const selection = fc
-    .oneof(fc.tuple(offset, offset), offset.map((o) => [o, o] as [number, number]))
+    .oneof(
+      fc.tuple(offset, offset),
+      offset.map((o) => [o, o] as [number, number]),
+    )
     .map(([a, b]) => (a <= b ? [a, b] : [b, a]));
   return fc.record({ text: fc.constant(text), eol: fc.constant(eol), selection, code });
 });
@@ -101,8 +104,14 @@ describe('placeCode: where code from the model goes, and its newlines', () => {
 
   it('at the end of a file without a final newline, the code gets a line of its own and no final newline', () => {
     const text = 'const one = 1;';
-    assert.equal(applied(text, placeCode(text, text.length, text.length, 'f();', '\n')), 'const one = 1;\nf();');
-    assert.equal(applied(text, placeCode(text, text.length, text.length, '\nf();', '\n')), 'const one = 1;\nf();');
+    assert.equal(
+      applied(text, placeCode(text, text.length, text.length, 'f();', '\n')),
+      'const one = 1;\nf();',
+    );
+    assert.equal(
+      applied(text, placeCode(text, text.length, text.length, '\nf();', '\n')),
+      'const one = 1;\nf();',
+    );
     assert.equal(applied('', placeCode('', 0, 0, 'f();', '\n')), 'f();');
   });
 
@@ -135,7 +144,11 @@ describe('placeCode: where code from the model goes, and its newlines', () => {
           assert.equal(change.length, end - start);
           const result = applied(text, change);
           assert.equal(result.slice(0, start), text.slice(0, start), 'the text before is unchanged');
-          assert.equal(result.slice(start + change.text.length), text.slice(end), 'the text after is unchanged');
+          assert.equal(
+            result.slice(start + change.text.length),
+            text.slice(end),
+            'the text after is unchanged',
+          );
           const body = withEol(code, eol);
           assert.ok(
             [body, body + eol, eol + body].includes(change.text),
@@ -167,7 +180,8 @@ describe('placeCode: where code from the model goes, and its newlines', () => {
           const result = applied(text, change);
           const suffixAt = start + change.text.length;
           const endedOnBreak = start < end && text[end - 1] === '\n';
-          const beforeText = start === end && (start === 0 || text[start - 1] === '\n') && !isBlank(lineAfter(text, start));
+          const beforeText =
+            start === end && (start === 0 || text[start - 1] === '\n') && !isBlank(lineAfter(text, start));
           if (endedOnBreak || beforeText) assert.equal(result[suffixAt - 1], '\n', JSON.stringify(result));
         }),
         { numRuns: 2000 },
