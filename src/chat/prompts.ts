@@ -29,17 +29,6 @@ export function codeGenerationMessages(instruction: string, context: CodeContext
   ];
 }
 
-/**
- * Adapts generated code to where it goes: a rewritten selection that ended with a newline keeps it,
- * and code inserted at the start of a non-empty line gets a newline so it does not run into that line.
- */
-export function fitToRange(code: string, original: string, restOfLine: string, atLineStart: boolean): string {
-  if (!code || code.endsWith('\n')) return code;
-  if (original.endsWith('\n')) return `${code}\n`;
-  if (!original && atLineStart && restOfLine.trim()) return `${code}\n`;
-  return code;
-}
-
 /** The user's request for an explanation; the code itself travels as the turn's quote. */
 export function explainRequestText(
   fileName: string,

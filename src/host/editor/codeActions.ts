@@ -3,8 +3,9 @@ import * as vscode from 'vscode';
 import type { CodeBlockAction } from '../../protocol';
 import { lastActiveTextEditor } from '../editorTracker';
 import { requireTrust } from '../trust';
+import { codePlacer } from './editorContext';
 
-/** Inserts, replaces or opens a code block; one edit, so one undo step. */
+/** Inserts, replaces or opens a code block; one edit, so one undo step. Newlines as review/placement.ts says. */
 export async function applyCode(action: CodeBlockAction, code: string, language: string): Promise<void> {
   if (action === 'newFile') {
     const document = await vscode.workspace.openTextDocument({
@@ -28,10 +29,16 @@ export async function applyCode(action: CodeBlockAction, code: string, language:
     );
     return;
   }
+  const document = editor.document;
+  const text = document.getText();
   const applied = await editor.edit((edit) => {
     for (const selection of editor.selections) {
-      if (action === 'replace' && !selection.isEmpty) edit.replace(selection, code);
-      else edit.insert(selection.active, code);
+      // Every range is placed against the text before the edit, as the edits of one call are.
+      const range =
+        action === 'replace' && !selection.isEmpty
+          ? new vscode.Range(selection.start, selection.end)
+          : new vscode.Range(selection.active, selection.active);
+      edit.replace(range, codePlacer(document, range, text)(code));
     }
   });
   if (!applied)

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { placeCode, type Eol } from '../../review/placement';
 
 /** Up to `count` lines before and after a range, for context in prompts. */
 export function surroundingLines(
@@ -27,4 +28,25 @@ export function selectionOrBlock(editor: vscode.TextEditor): vscode.Range | unde
   while (last < document.lineCount - 1 && !document.lineAt(last + 1).isEmptyOrWhitespace && last - line < 60)
     last++;
   return new vscode.Range(first, 0, last, document.lineAt(last).text.length);
+}
+
+/** The document's line ending. */
+function eolOf(document: vscode.TextDocument): Eol {
+  return document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+}
+
+/**
+ * What puts code in place of `range` of `document` as it is now: the code with the document's line endings and
+ * the line breaks review/placement.ts decides; the range itself is all that changes. `text` is the document's
+ * text, when the caller already has it.
+ */
+export function codePlacer(
+  document: vscode.TextDocument,
+  range: vscode.Range,
+  text = document.getText(),
+): (code: string) => string {
+  const start = document.offsetAt(range.start);
+  const end = document.offsetAt(range.end);
+  const eol = eolOf(document);
+  return (code) => placeCode(text, start, end, code, eol).text;
 }

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
-import { codeGenerationMessages, fitToRange } from '../../chat/prompts';
+import { codeGenerationMessages } from '../../chat/prompts';
 import { buildChatRequest } from '../chatRequest';
 import type { ExtensionConfig } from '../config';
 import { isUserAbort, showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
 import { lastActiveTextEditor } from '../editorTracker';
-import { surroundingLines } from './editorContext';
+import { codePlacer, surroundingLines } from './editorContext';
 import { askInstruction } from './instructionInput';
 import { InlineEdit } from './inlineEdit';
 import { ReviewController } from './reviewController';
@@ -64,7 +64,8 @@ export function registerGenerateCode(
     const config = getConfig();
     const selection = editor.selection;
     const original = editor.document.getText(selection);
-    const restOfLine = editor.document.lineAt(selection.end.line).text.slice(selection.end.character);
+    // Where the code goes is decided against the document as it is now: streaming changes the region.
+    const place = codePlacer(editor.document, selection);
     const { before, after } = surroundingLines(editor.document, selection, 20);
     const messages = codeGenerationMessages(instruction, {
       fileName: vscode.workspace.asRelativePath(editor.document.uri),
@@ -106,8 +107,8 @@ export function registerGenerateCode(
       }
       return { status: 'cancelled' };
     }
-    const code = fitToRange(extractCode(text, true), original, restOfLine, selection.end.character === 0);
-    if (!code.trim()) {
+    const answer = extractCode(text, true);
+    if (!answer.trim()) {
       await edit.restore();
       finish();
       void vscode.window.showWarningMessage(
@@ -115,6 +116,7 @@ export function registerGenerateCode(
       );
       return { status: 'empty' };
     }
+    const code = place(answer);
     await review.prepare(code);
     if (!(await edit.setCode(code, true))) {
       // Only reached when the user typed without a pause for the whole wait: keep the code, not a part of it.

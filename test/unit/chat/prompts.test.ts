@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { codeGenerationMessages, explainRequestText, fitToRange } from '../../../src/chat/prompts';
+import { codeGenerationMessages, explainRequestText } from '../../../src/chat/prompts';
 
 describe('editor prompts', () => {
   const context = {
@@ -35,18 +35,5 @@ describe('editor prompts', () => {
     const text = explainRequestText('src/a.ts', 'typescript', 'before', 'after');
     assert.match(text, /typescript code from src\/a\.ts/);
     assert.ok(text.includes('before') && text.includes('after'));
-  });
-});
-
-describe('fitToRange', () => {
-  it('keeps the trailing newline of a rewritten selection of whole lines', () => {
-    assert.equal(fitToRange('a()', 'b()\n', '', true), 'a()\n');
-  });
-  it('separates code inserted at the start of a non-empty line', () => {
-    assert.equal(fitToRange('a()', '', '// end', true), 'a()\n');
-  });
-  it('leaves code on an empty line or mid-line alone', () => {
-    assert.equal(fitToRange('a()', '', '', true), 'a()');
-    assert.equal(fitToRange('a()', '', 'rest', false), 'a()');
   });
 });
