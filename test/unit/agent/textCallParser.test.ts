@@ -119,6 +119,14 @@ const STREAMS: Array<{ name: string; text: string; expected: Parsed }> = [
     },
   },
   {
+    name: 'CRLF line endings around fences and blocks',
+    text: 'a\r\n```\r\n<tool_call>\r\n```\r\n<tool_call>\r\n{"name":"list_dir","arguments":{"path":"."}}\r\n</tool_call>\r\n',
+    expected: {
+      text: 'a\r\n```\r\n<tool_call>\r\n```\r\n\r\n',
+      calls: [{ at: 26, kind: 'call', id: 'call_1', name: 'list_dir', input: { path: '.' } }],
+    },
+  },
+  {
     name: 'malformed: bad JSON, no name, arguments not an object, unknown tool, then an unclosed block',
     text: 'x<tool_call>{"name": "read_file", "arguments": {path: 1}}</tool_call><tool_call>{"arguments":{}}</tool_call><tool_call>{"name":"read_file","arguments":[1]}</tool_call><tool_call>{"name":"rm_rf","arguments":{}}</tool_call>y<tool_call>{"name":"edit_file","arguments":{"path":"a',
     expected: {
