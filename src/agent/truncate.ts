@@ -48,7 +48,8 @@ export function truncateToolResult(text: string, options: TruncateOptions): Trun
     totalLines,
     partialLine: true,
   };
-  const budget = Math.max(0, maxTokens - estimateTokens(describe(widest)));
+  // One more token for the line break between the kept text and the marker.
+  const budget = Math.max(0, maxTokens - estimateTokens(describe(widest)) - 1);
   const kept =
     keep === 'head' ? keepHead(text, budget, estimateTokens) : keepTail(text, budget, estimateTokens);
   const cut: ResultCut =
