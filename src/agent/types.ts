@@ -28,6 +28,11 @@ export interface AgentToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /**
+   * Set for a call that could not be read (a MalformedToolCall kept in the assistant message so that its
+   * tool error has a call to answer): its raw text as the model wrote it; `input` is then empty.
+   */
+  raw?: string;
 }
 
 /** A call that could not be read: bad JSON, no name, a block that never closed. */
