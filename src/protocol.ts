@@ -4,6 +4,13 @@
 // The display language's strings reach the webview before any message, as the page's data-l10n attribute; they are
 // checked like a message by src/l10nContents.ts (samples with the oracle in test/support/webviewMessages.ts).
 import * as v from 'valibot';
+import {
+  CHAT_MODES,
+  type AgentMeter,
+  type AgentToolRow,
+  type ChangedFile,
+  type ChatMode,
+} from './chat/agentTurn';
 import { ERROR_ACTIONS } from './chat/types';
 import type {
   AssistantTurn,
@@ -41,6 +48,16 @@ export interface ChatViewState {
   onboarding: OnboardingState;
   /** True while an answer is streaming in this conversation. */
   busy: boolean;
+  /** Whether the Mode select offers Agent, and why not when it does not. */
+  agent: AgentAvailability;
+}
+
+/** Agent mode is offered unless `modelGateway.agent.enabled` is off; in Restricted Mode it is shown disabled. */
+export interface AgentAvailability {
+  /** `modelGateway.agent.enabled`: false hides Agent from the Mode select. */
+  enabled: boolean;
+  /** Set when Agent is shown but cannot be chosen (Restricted Mode): the reason, for its tooltip. */
+  disabledReason?: string;
 }
 
 export type HostToWebview =
@@ -67,6 +84,16 @@ export type HostToWebview =
   | { type: 'imageTurn'; turn: ImageTurn; sources: Array<string | null> }
   /** The webview URIs of image turns' files, by turn id, after a (re)load. */
   | { type: 'imageSources'; sources: ImageSources }
+  /** Agent runs: a tool row added or changed (by id); the run's text arrives as `delta`s in between. */
+  | { type: 'agentRow'; turnId: string; row: AgentToolRow }
+  /** The run's changed files, with their Keep/Undo decisions. */
+  | { type: 'agentFiles'; turnId: string; files: ChangedFile[] }
+  | { type: 'agentMeter'; turnId: string; meter: AgentMeter }
+  /** The run paused at the step limit (Continue shows) or went on. */
+  | { type: 'agentPaused'; turnId: string; paused: boolean }
+  /** The user turn's run changed files, so Restore Checkpoint shows on it. */
+  | { type: 'checkpoint'; turnId: string }
+  | { type: 'mode'; mode: ChatMode; agent: AgentAvailability }
   | ContextHostMessage;
 
 /** For each image turn, its images' webview resource URIs, index by index; null for a file deleted or moved. */
@@ -137,6 +164,19 @@ const WEBVIEW_MESSAGES = {
   acceptSuggestion: v.object({}),
   dismissSuggestion: v.object({}),
   dropFiles: v.object({ uris: v.pipe(v.array(v.pipe(v.string(), v.maxLength(4096))), v.maxLength(100)) }),
+  // Agent mode: the Mode select, the changed files' Keep/Undo, Continue, approvals and Restore Checkpoint.
+  setMode: v.object({ mode: v.picklist(CHAT_MODES) }),
+  /** Keep or Undo one changed file of a run (`path`), or all of them (no `path`). */
+  agentDecision: v.object({
+    turnId: id,
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
+    decision: v.picklist(['keep', 'undo']),
+  }),
+  openChangedFile: v.object({ turnId: id, path: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096)) }),
+  agentContinue: v.object({ turnId: id }),
+  /** Approve or Skip a call that waits for the user (a protected file). Only a click sends this. */
+  agentApproval: v.object({ turnId: id, callId: id, approve: v.boolean() }),
+  restoreCheckpoint: v.object({ turnId: id }),
 } satisfies Record<string, v.ObjectSchema<v.ObjectEntries, undefined>>;
 
 type WebviewMessages = typeof WEBVIEW_MESSAGES;

@@ -1,5 +1,6 @@
 /** The conversation model shared by the host, the webview and persistence. */
 import type { ImageQuality, ImageResponseFormat, ImageSize, Usage } from '../gateway/types';
+import type { AgentRun, ChatMode } from './agentTurn';
 import type { Attachment } from './context/types';
 
 /** How an assistant turn ended. `streaming` only while the answer is arriving. */
@@ -34,6 +35,8 @@ export interface UserTurn {
   quote?: CodeQuote;
   /** Context attached to the message, as it was when sent (files, selection, problems…). */
   attachments?: Attachment[];
+  /** Sent in Agent mode and its run changed files: Restore Checkpoint puts them back. */
+  checkpoint?: boolean;
   createdAt: number;
 }
 
@@ -52,6 +55,8 @@ export interface AssistantTurn {
   finishReason?: string;
   usage?: Usage;
   error?: TurnError;
+  /** Agent mode: the run's tool calls, changed files and meter. */
+  agent?: AgentRun;
   createdAt: number;
 }
 
@@ -98,6 +103,8 @@ export interface Conversation {
   id: string;
   title: string;
   model: string;
+  /** Ask (the default) or Agent; kept with the conversation. */
+  mode?: ChatMode;
   createdAt: number;
   updatedAt: number;
   turns: Turn[];

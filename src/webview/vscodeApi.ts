@@ -62,6 +62,12 @@ const HOST_MESSAGE_TYPES: Record<HostToWebview['type'], true> = {
   restoreDraft: true,
   imageTurn: true,
   imageSources: true,
+  agentRow: true,
+  agentFiles: true,
+  agentMeter: true,
+  agentPaused: true,
+  checkpoint: true,
+  mode: true,
 };
 
 /** Narrows a window message to a host message; anything else (other frames, extensions) is ignored. */

@@ -64,6 +64,7 @@ function stateOf(withImages: boolean): ChatViewState {
     history: [],
     onboarding: { hasApiKey: true, hasBaseUrl: true },
     busy: false,
+    agent: { enabled: true },
   };
 }
 

@@ -56,6 +56,7 @@ function state(turns: UserTurn[]): ChatViewState {
     history: [],
     onboarding: { hasApiKey: true, hasBaseUrl: true },
     busy: false,
+    agent: { enabled: true },
   };
 }
 

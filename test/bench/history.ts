@@ -27,6 +27,7 @@ function stateOf(c: Conversation): ChatViewState {
     ],
     onboarding: { hasApiKey: true, hasBaseUrl: true },
     busy: false,
+    agent: { enabled: true },
   };
 }
 

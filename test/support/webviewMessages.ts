@@ -33,6 +33,12 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   dismissSuggestion: { type: 'dismissSuggestion' },
   dropFiles: { type: 'dropFiles', uris: ['file:///workspace/src/sample.ts'] },
   imageAction: { type: 'imageAction', turnId: 't-1', index: 1, action: 'insertLink' },
+  setMode: { type: 'setMode', mode: 'agent' },
+  agentDecision: { type: 'agentDecision', turnId: 't-1', decision: 'undo' },
+  openChangedFile: { type: 'openChangedFile', turnId: 't-1', path: 'src/sample.ts' },
+  agentContinue: { type: 'agentContinue', turnId: 't-1' },
+  agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', approve: false },
+  restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */
@@ -56,6 +62,10 @@ const FIELD_RULES: Record<
   turnId: 'nonEmpty',
   model: 'model',
   action: 'enum',
+  decision: 'enum',
+  path: 'nonEmpty',
+  callId: 'nonEmpty',
+  approve: 'boolean',
 };
 
 /** Values that are not strings, so never a valid field value. */

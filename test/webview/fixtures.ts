@@ -45,6 +45,7 @@ export function viewState(turns: Turn[], extra: Partial<ChatViewState> = {}): Ch
     history: [],
     onboarding: { hasApiKey: true, hasBaseUrl: true },
     busy: false,
+    agent: { enabled: true },
     ...extra,
   };
 }

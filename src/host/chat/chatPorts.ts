@@ -1,5 +1,6 @@
 // The narrow interfaces a chat session and its webview dispatcher depend on, so neither imports the hub
 // (which creates sessions): history, storage, settings, gateway and log, and what the dispatcher asks of a session.
+import type { ChatMode } from '../../chat/agentTurn';
 import type { Conversation, ConversationSummary } from '../../chat/types';
 import type { GatewayClient } from '../../gateway/types';
 import type { ContextWebviewMessage, ImageAction, ModelOption, OnboardingState } from '../../protocol';
@@ -83,4 +84,21 @@ export interface ChatSessionActions {
   setThinkingOpen(turnId: string, open: boolean): void;
   /** Sets the conversation's model (saved when the conversation has turns). */
   setModel(model: string): Promise<void>;
+  /** Agent mode: the Mode select, changed files, Continue, approvals, checkpoints. */
+  readonly agent: AgentActions;
+}
+
+/** What the webview asks of a session's agent. */
+export interface AgentActions {
+  setMode(mode: ChatMode): Promise<void>;
+  /** Keeps or undoes one changed file of a run, or every file when `path` is undefined. */
+  decide(turnId: string, path: string | undefined, decision: 'keep' | 'undo'): Promise<void>;
+  /** Opens the file with its change against the checkpoint. */
+  openChangedFile(turnId: string, path: string): Promise<void>;
+  /** Resumes a run paused at the step limit. */
+  continueRun(turnId: string): Promise<void>;
+  /** The user's click on Approve or Skip of a call waiting for approval. */
+  approve(turnId: string, callId: string, approve: boolean): void;
+  /** Puts the files back as they were before this user turn's run, and removes the turns from it on. */
+  restoreCheckpoint(turnId: string): Promise<void>;
 }

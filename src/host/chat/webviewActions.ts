@@ -66,6 +66,12 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   setApiKey,
   openSettings,
   errorAction: (context, m) => ERROR_ACTION_HANDLERS[m.action](context),
+  setMode: ({ session }, m) => session.agent.setMode(m.mode),
+  agentDecision: ({ session }, m) => session.agent.decide(m.turnId, m.path, m.decision),
+  openChangedFile: ({ session }, m) => session.agent.openChangedFile(m.turnId, m.path),
+  agentContinue: ({ session }, m) => session.agent.continueRun(m.turnId),
+  agentApproval: ({ session }, m) => session.agent.approve(m.turnId, m.callId, m.approve),
+  restoreCheckpoint: ({ session }, m) => session.agent.restoreCheckpoint(m.turnId),
 };
 
 /**
