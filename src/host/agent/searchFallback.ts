@@ -35,7 +35,9 @@ export async function searchWithoutRipgrep(
   const cancel = (): void => source.cancel();
   signal.addEventListener('abort', cancel, { once: true });
   try {
-    const uris = await vscode.workspace.findFiles(query.glob ?? '**/*', undefined, MAX_FILES, source.token);
+    // As in ripgrep, a glob without '/' matches names at any depth.
+    const include = !query.glob ? '**/*' : query.glob.includes('/') ? query.glob : `**/${query.glob}`;
+    const uris = await vscode.workspace.findFiles(include, undefined, MAX_FILES, source.token);
     signal.throwIfAborted();
     const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     uris.sort((a, b) => a.toString().localeCompare(b.toString()));

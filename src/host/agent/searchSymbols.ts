@@ -26,6 +26,7 @@ export function searchSymbolsTool(env: ToolEnv): HostTool {
     const apiKey = await env.apiKey();
     const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const lines: string[] = [];
+    const seen = new Set<string>();
     for (const symbol of found ?? []) {
       const uri = symbol.location.uri;
       if (!vscode.workspace.getWorkspaceFolder(uri)) continue;
@@ -33,9 +34,10 @@ export function searchSymbolsTool(env: ToolEnv): HostTool {
       if (matchExclude(path, exclude) !== undefined || containsSecret(symbol.name, apiKey)) continue;
       const container = symbol.containerName ? `  (in ${symbol.containerName})` : '';
       const kind = vscode.SymbolKind[symbol.kind]?.toLowerCase() ?? 'symbol';
-      lines.push(
-        `${clipLine(symbol.name)}  ${kind}  ${path}:${symbol.location.range.start.line + 1}${container}`,
-      );
+      const line = `${clipLine(symbol.name)}  ${kind}  ${path}:${symbol.location.range.start.line + 1}${container}`;
+      // Two providers (a language server and a linter's) may report the same symbol.
+      if (!seen.has(line)) lines.push(line);
+      seen.add(line);
     }
     const summary = vscode.l10n.t('Searched symbols `{0}`: {1} results', query, lines.length);
     // l10n-exempt: read by the model
