@@ -9,6 +9,7 @@ import { DEFAULT_CONTEXT_EXCLUDE } from '../chat/context/safety';
 import { DEFAULT_COMPLETE_MODEL, DEFAULT_CONTEXT_TOKENS } from '../complete/prompt';
 import { DEFAULT_DEBOUNCE_MS } from '../complete/settings';
 import { MAX_IMAGES_PER_REQUEST } from '../images/validate';
+import { DEFAULT_PROTECTED_FILES } from '../agent/protectedFiles';
 
 /** The fast model that merges a chat code block into its file (Apply). */
 export const DEFAULT_APPLY_MODEL = 'alpha-haiku-4-5-20251001';
@@ -22,6 +23,9 @@ export const THINKING_MAX_TOKENS = 32_000;
 
 /** How the language model provider offers tool calling (`modelGateway.lm.toolCalling`). */
 export const TOOL_CALLING_MODES = ['auto', 'on', 'off'] as const;
+
+/** How the agent's tool calls travel (`modelGateway.agent.toolProtocol`). */
+export const AGENT_TOOL_PROTOCOLS = ['auto', 'native', 'text'] as const;
 
 /** Every setting (without the `modelGateway.` prefix) with what package.json declares for it. */
 export const SETTINGS = {
@@ -53,6 +57,7 @@ export const SETTINGS = {
       'You are a helpful coding assistant inside VS Code. Answer concisely and use Markdown; put code in fenced blocks with a language tag.',
   },
   'chat.suggestCurrentFile': { default: true },
+  'chat.prices': { default: {} },
   'context.exclude': { default: DEFAULT_CONTEXT_EXCLUDE },
   'context.maxFileTokens': { default: 20_000, minimum: 100, maximum: 1_000_000, integer: true },
   'complete.enabled': { default: false },
@@ -74,6 +79,12 @@ export const SETTINGS = {
   },
   'images.writeMetadata': { default: false },
   'lm.toolCalling': { default: 'auto', enum: TOOL_CALLING_MODES },
+  'agent.enabled': { default: true },
+  'agent.maxSteps': { default: 25, minimum: 1, maximum: 200, integer: true },
+  'agent.maxToolResultTokens': { default: 8000, minimum: 500, maximum: 200_000, integer: true },
+  'agent.toolProtocol': { default: 'auto', enum: AGENT_TOOL_PROTOCOLS },
+  'agent.protectedFiles': { default: DEFAULT_PROTECTED_FILES },
+  'agent.useRulesFiles': { default: true },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

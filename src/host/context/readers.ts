@@ -168,13 +168,20 @@ export function selectionLines(selection: vscode.Selection | vscode.Range): Line
   return { startLine: selection.start.line + 1, endLine: end };
 }
 
-/** Errors and warnings of one file, or of the whole workspace, as `path:line:col  severity  message (source)`. */
-export function problemsText(uri?: vscode.Uri): { text: string; count: number } {
+/**
+ * Errors and warnings of one file, or of the whole workspace, as `path:line:col  severity  message (source)`;
+ * `include` can leave files out (the agent keeps to the workspace and leaves secrets out).
+ */
+export function problemsText(
+  uri?: vscode.Uri,
+  include: (file: vscode.Uri) => boolean = () => true,
+): { text: string; count: number } {
   const entries: Array<[vscode.Uri, readonly vscode.Diagnostic[]]> = uri
     ? [[uri, vscode.languages.getDiagnostics(uri)]]
     : vscode.languages.getDiagnostics();
   const lines: string[] = [];
   for (const [file, diagnostics] of entries) {
+    if (!include(file)) continue;
     const path = vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
     for (const d of diagnostics) {
       if (d.severity !== vscode.DiagnosticSeverity.Error && d.severity !== vscode.DiagnosticSeverity.Warning)
