@@ -7,6 +7,9 @@
 import * as l10n from '@vscode/l10n';
 import { MalformedResponseError } from './errors';
 
+/** The `code` of the MalformedResponseError for a tool call that cannot be used (the agent answers it as a tool error). */
+export const MALFORMED_TOOL_CALL = 'malformed_tool_call';
+
 /** One finished tool call, arguments parsed. */
 export interface AssembledToolCall {
   id: string;
@@ -67,6 +70,7 @@ export class ToolCallAssembler {
             'The model {0} sent a tool call without a tool name. Try again, or turn tool calling off (modelGateway.lm.toolCalling).',
             model,
           ),
+          { code: MALFORMED_TOOL_CALL },
         );
       }
       let input: unknown;
@@ -82,6 +86,7 @@ export class ToolCallAssembler {
             model,
             call.name,
           ),
+          { code: MALFORMED_TOOL_CALL },
         );
       }
       return { id: call.id ?? `call_${index}`, name: call.name, input };
