@@ -1,4 +1,5 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
+import { agentLoopRows } from './agentLoop';
 import { benchImageFiles, chatImageRows } from './chatImages';
 import { clientOverheadRows } from './clientOverhead';
 import { completionExtHostRows, completionRows } from './completions';
@@ -67,4 +68,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 9, name: '9. Inline completions (extension host)', run: completionExtHostRows },
   { n: 9, name: '9. Inline completions (engine alone, plain Node)', run: completionRows },
   { n: 10, name: '10. Images in the chat (webview)', run: inBrowser(chatImageRows, benchImageFiles) },
+  { n: 11, name: '11. Agent loop (plain Node)', run: agentLoopRows },
 ];
