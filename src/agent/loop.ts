@@ -123,6 +123,8 @@ function elideIfNeeded(
   meter: PromptMeter,
   unread: number,
 ): AgentMessage[] {
+  // An unknown context (0) gives no ground for eliding anything.
+  if (!(options.contextTokens > 0)) return messages;
   const limit = options.contextTokens * (options.elideAt ?? DEFAULT_ELIDE_AT);
   const elision = elideOldToolResults(messages, meter, limit, unread, options.fixedPromptTokens ?? 0);
   if (!elision) return messages;

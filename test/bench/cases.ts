@@ -1,6 +1,7 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
 import { agentParserRows } from './agentParser';
 import { agentSearchRows } from './agentSearch';
+import { agentLoopRows } from './agentLoop';
 import { benchImageFiles, chatImageRows } from './chatImages';
 import { clientOverheadRows } from './clientOverhead';
 import { completionExtHostRows, completionRows } from './completions';
@@ -71,4 +72,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 10, name: '10. Images in the chat (webview)', run: inBrowser(chatImageRows, benchImageFiles) },
   { n: 11, name: '11. Agent: text-protocol parser (plain Node)', run: agentParserRows },
   { n: 12, name: '12. Agent tools: search_text (extension host)', run: agentSearchRows },
+  { n: 13, name: '13. Agent loop (plain Node)', run: agentLoopRows },
 ];
