@@ -1,10 +1,17 @@
 import * as vscode from 'vscode';
 import type { ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
 import { validateCustomHeaders } from '../gateway/customHeaders';
-import { SETTINGS, type EnumSettingKey, type RangeSettingKey, type TOOL_CALLING_MODES } from './settings';
+import {
+  SETTINGS,
+  type AGENT_TOOL_PROTOCOLS,
+  type EnumSettingKey,
+  type RangeSettingKey,
+  type TOOL_CALLING_MODES,
+} from './settings';
 
 /** `modelGateway.lm.toolCalling`. */
 export type ToolCallingMode = (typeof TOOL_CALLING_MODES)[number];
+export type AgentToolProtocol = (typeof AGENT_TOOL_PROTOCOLS)[number];
 
 /** The extension's settings, validated; invalid values fall back to defaults and are reported. */
 export interface ExtensionConfig {
@@ -33,6 +40,16 @@ export interface ExtensionConfig {
   lm: {
     toolCalling: ToolCallingMode;
   };
+  agent: {
+    enabled: boolean;
+    maxSteps: number;
+    maxToolResultTokens: number;
+    toolProtocol: AgentToolProtocol;
+    protectedFiles: string[];
+    useRulesFiles: boolean;
+  };
+  /** `modelGateway.chat.prices`: per model, input and output price per million tokens. */
+  prices: Record<string, { input: number; output: number }>;
   images: {
     model: string;
     size: ImageSize;
@@ -90,6 +107,15 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         applyModel: reader.string('edit.applyModel', applyModel).trim() || applyModel,
       },
       lm: { toolCalling: reader.oneOf('lm.toolCalling') },
+      agent: {
+        enabled: reader.boolean('agent.enabled', SETTINGS['agent.enabled'].default),
+        maxSteps: reader.number('agent.maxSteps'),
+        maxToolResultTokens: reader.number('agent.maxToolResultTokens'),
+        toolProtocol: reader.oneOf('agent.toolProtocol'),
+        protectedFiles: readProtectedFiles(c.get<unknown>('agent.protectedFiles'), problems),
+        useRulesFiles: reader.boolean('agent.useRulesFiles', SETTINGS['agent.useRulesFiles'].default),
+      },
+      prices: readPrices(c.get<unknown>('chat.prices', {})),
       images: {
         model: reader.string('images.model', imageModel).trim() || imageModel,
         size: reader.oneOf('images.size'),
@@ -102,6 +128,31 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
       },
     },
   };
+}
+
+/**
+ * `modelGateway.agent.protectedFiles`; a value that is not a list of strings protects the defaults, never
+ * nothing (a typo must not let the agent write settings files unasked).
+ */
+function readProtectedFiles(value: unknown, problems: string[]): string[] {
+  if (Array.isArray(value) && value.every((s) => typeof s === 'string')) return value;
+  if (value !== undefined)
+    problems.push(
+      vscode.l10n.t('modelGateway.agent.protectedFiles must be a list of glob patterns; the defaults apply.'),
+    );
+  return [...SETTINGS['agent.protectedFiles'].default];
+}
+
+/** The well-formed entries of `modelGateway.chat.prices` (a price is a finite number of 0 or more). */
+function readPrices(value: unknown): ExtensionConfig['prices'] {
+  const prices: ExtensionConfig['prices'] = {};
+  if (typeof value !== 'object' || value === null) return prices;
+  for (const [model, price] of Object.entries(value)) {
+    const { input, output } = (price ?? {}) as { input?: unknown; output?: unknown };
+    const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+    if (ok(input) && ok(output)) prices[model] = { input, output };
+  }
+  return prices;
 }
 
 /** What a number setting must be, in words. */
