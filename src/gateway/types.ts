@@ -72,7 +72,12 @@ interface StreamEventBase {
 /** Normalised events of a streamed completion, whatever dialect the server speaks. */
 export type StreamEvent =
   | (StreamEventBase & { type: 'text'; text: string })
-  | (StreamEventBase & { type: 'reasoning'; text: string })
+  /**
+   * `presumed`: untagged content of a thinking model, streamed as reasoning before a closing tag confirms
+   * it; a `retractReasoning` may still take it back. Consumers that cannot take back what they showed
+   * read the stream through `settledReasoning`.
+   */
+  | (StreamEventBase & { type: 'reasoning'; text: string; presumed?: true })
   /**
    * Everything sent as `reasoning` so far in this answer was not reasoning after all (a thinking
    * model that answered without think tags): discard it. The same text follows as `text` events.
