@@ -1,5 +1,5 @@
 /** Turns a conversation into the message list sent to /v1/chat/completions. */
-import type { ChatMessage } from '../gateway/types';
+import type { TextMessage } from '../gateway/types';
 import { withAttachments } from './context/format';
 import { fenceFor } from './fence';
 import type { CodeQuote, Conversation, Turn } from './types';
@@ -19,8 +19,8 @@ export { fenceFor } from './fence';
  *   assistant turn with no content (an error or a Stop before the first token): an empty
  *   assistant message is rejected by some servers and tells the model nothing.
  */
-export function toGatewayMessages(conv: Conversation, systemPrompt: string): ChatMessage[] {
-  const messages: ChatMessage[] = [];
+export function toGatewayMessages(conv: Conversation, systemPrompt: string): TextMessage[] {
+  const messages: TextMessage[] = [];
   if (systemPrompt.trim()) messages.push({ role: 'system', content: systemPrompt });
   for (const turn of conv.turns) {
     const message = turnToMessage(turn);
@@ -30,7 +30,7 @@ export function toGatewayMessages(conv: Conversation, systemPrompt: string): Cha
 }
 
 /** The message one turn sends, or undefined for a turn that sends nothing (see `toGatewayMessages`). */
-export function turnToMessage(turn: Turn): ChatMessage | undefined {
+export function turnToMessage(turn: Turn): TextMessage | undefined {
   if (turn.role === 'user') {
     const content = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
     return {

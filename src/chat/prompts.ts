@@ -1,5 +1,5 @@
 /** Prompts for the editor commands. Pure: the host passes in what it read from the editor. */
-import type { ChatMessage } from '../gateway/types';
+import type { TextMessage } from '../gateway/types';
 
 interface CodeContext {
   fileName: string;
@@ -12,7 +12,7 @@ interface CodeContext {
 }
 
 /** Messages asking for code only, in the document's language, to insert at the cursor or replace the selection. */
-export function codeGenerationMessages(instruction: string, context: CodeContext): ChatMessage[] {
+export function codeGenerationMessages(instruction: string, context: CodeContext): TextMessage[] {
   const system =
     `You are a code generator inside an editor. CODE ONLY: answer with the code and nothing else — ` +
     `no Markdown fences, no explanations before or after. Match the surrounding indentation and style.\n` +

@@ -64,10 +64,19 @@ function isWide(cp: number): boolean {
   );
 }
 
-/** Estimated prompt tokens of a request: each message's content plus its overhead, plus reply priming. */
+/** Estimated tokens of one message: its overhead, its content, and the name and arguments of each tool call. */
+function messageTokens(m: ChatMessage): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + (m.content === null ? 0 : estimateTokens(m.content));
+  if (m.role === 'assistant' && m.tool_calls) {
+    for (const call of m.tool_calls) tokens += estimateTokens(call.function.name + call.function.arguments);
+  }
+  return tokens;
+}
+
+/** Estimated prompt tokens of a request: each message's tokens (`messageTokens`), plus reply priming. */
 export function estimateMessagesTokens(messages: readonly ChatMessage[]): number {
   let total = REPLY_PRIMING_TOKENS;
-  for (const m of messages) total += MESSAGE_OVERHEAD_TOKENS + estimateTokens(m.content);
+  for (const m of messages) total += messageTokens(m);
   return total;
 }
 
@@ -113,7 +122,7 @@ export function planContextFit(
 function exchangeSizes(history: readonly ChatMessage[]): Array<{ count: number; tokens: number }> {
   const groups: Array<{ count: number; tokens: number }> = [];
   for (const m of history) {
-    const cost = MESSAGE_OVERHEAD_TOKENS + estimateTokens(m.content);
+    const cost = messageTokens(m);
     const current = groups[groups.length - 1];
     if (m.role === 'user' || !current) groups.push({ count: 1, tokens: cost });
     else {

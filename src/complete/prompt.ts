@@ -3,7 +3,7 @@
  * fill-in-the-middle endpoint), so the file around the cursor is sent as a chat message with an
  * explicit marker where the code goes, and the model is told to answer with that code alone.
  */
-import type { ChatMessage } from '../gateway/types';
+import type { TextMessage } from '../gateway/types';
 import { codePointQuarterTokens } from '../chat/tokens';
 
 /** Marks the cursor in the prompt. Chosen to be unlike anything in real source files. */
@@ -28,7 +28,7 @@ export interface HoleInput {
 
 /** The built prompt and the context windows it holds. */
 export interface HolePrompt {
-  messages: ChatMessage[];
+  messages: TextMessage[];
   before: string;
   after: string;
 }

@@ -192,11 +192,12 @@ export class CompletionAssembler {
   private toEvents(segments: ThinkSegment[]): StreamEvent[] {
     if (segments.length) this.started = true;
     const { id, model } = this;
-    return segments.map((s) =>
-      s.kind === 'retract'
-        ? { type: 'retractReasoning', id, model }
-        : { type: s.kind, text: s.text, id, model },
-    );
+    return segments.map((s) => {
+      if (s.kind === 'retract') return { type: 'retractReasoning', id, model };
+      if (s.kind === 'reasoning' && s.presumed)
+        return { type: 'reasoning', text: s.text, presumed: true, id, model };
+      return { type: s.kind, text: s.text, id, model };
+    });
   }
 
   private streamError(source: unknown, midStream: boolean): StreamError {

@@ -60,11 +60,11 @@ export function resolveRetry(options: Partial<RetryOptions> = {}): RetryOptions 
 }
 
 /** One message as sent: tool fields only where they belong. */
-function wireMessage(m: ChatCompletionRequest['messages'][number]): Record<string, unknown> {
+function wireMessage(m: ChatMessage): Record<string, unknown> {
   const wire: Record<string, unknown> = { role: m.role, content: m.content };
   if (m.role === 'assistant' && m.tool_calls?.length) {
     wire.tool_calls = m.tool_calls;
-    // OpenAI accepts null content next to tool calls; some servers reject an empty string there.
+    // OpenAI's shape is null content next to tool calls; some servers reject an empty string there.
     if (!m.content) wire.content = null;
   }
   if (m.role === 'tool') wire.tool_call_id = m.tool_call_id;
@@ -87,7 +87,8 @@ interface KeptJson {
 const keptJson = new WeakMap<ChatMessage, KeptJson>();
 
 function messageJson(m: ChatMessage): string {
-  if (m.tool_calls !== undefined || m.tool_call_id !== undefined) return JSON.stringify(wireMessage(m));
+  if (m.role === 'tool' || (m.role === 'assistant' && m.tool_calls !== undefined) || m.content === null)
+    return JSON.stringify(wireMessage(m));
   const kept = keptJson.get(m);
   if (kept && kept.role === m.role && kept.content === m.content) return kept.json;
   const json = JSON.stringify(wireMessage(m));
@@ -96,18 +97,25 @@ function messageJson(m: ChatMessage): string {
 }
 
 /**
- * The JSON body of a chat request: only known fields, so stray caller properties never reach the wire. The same
- * text as `JSON.stringify` of `{ model, messages, tools, tool_choice, max_tokens, temperature, top_p, stop,
- * stream }` (absent fields left out), with each message's JSON reused while the message is unchanged.
+ * The JSON body of a chat request: only known fields and those of `extraBody`, so stray caller properties never
+ * reach the wire. The same text as `JSON.stringify` of `{ model, messages, tools, tool_choice,
+ * parallel_tool_calls, max_tokens, temperature, top_p, stop, ...extraBody, stream }` (absent fields left out),
+ * with each message's JSON reused while the message is unchanged.
  */
 export function chatBody(request: ChatCompletionRequest, stream: boolean): string {
   const rest: Record<string, unknown> = {};
-  if (request.tools?.length) rest.tools = request.tools;
-  if (request.tools?.length && request.tool_choice) rest.tool_choice = request.tool_choice;
+  if (request.tools?.length) {
+    rest.tools = request.tools;
+    // Servers reject tool options without tools (OpenAI: parallel_tool_calls "only allowed when tools are specified").
+    if (request.tool_choice) rest.tool_choice = request.tool_choice;
+    if (request.parallel_tool_calls !== undefined) rest.parallel_tool_calls = request.parallel_tool_calls;
+  }
   if (request.max_tokens !== undefined) rest.max_tokens = request.max_tokens;
   if (request.temperature !== undefined) rest.temperature = request.temperature;
   if (request.top_p !== undefined) rest.top_p = request.top_p;
   if (request.stop !== undefined) rest.stop = request.stop;
+  // validateChatRequest keeps extraBody off the fields above, so nothing here replaces them.
+  if (request.extraBody) Object.assign(rest, request.extraBody);
   if (stream) rest.stream = true;
   const restJson = JSON.stringify(rest);
   const messages = request.messages.map(messageJson).join(',');

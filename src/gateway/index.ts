@@ -45,6 +45,7 @@ export {
   listChatModels,
 } from './models';
 export type { ImageModelInfo, ModelInfo } from './models';
+export { settledReasoning } from './settledReasoning';
 export { ThinkTagSplitter } from './thinkTags';
 export { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from './types';
 export type * from './types';

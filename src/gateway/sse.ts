@@ -8,7 +8,6 @@ import {
   GatewayError,
   MalformedResponseError,
   TruncatedStreamError,
-  UserAbortError,
   redactError,
 } from './errors';
 import type { StreamEvent } from './types';
@@ -142,9 +141,9 @@ export class ChatStreamReader {
         for (const event of this.queued()) yield event;
       }
     } catch (e) {
-      // The text so far stays valid after a failure, so release what the splitter held back, but a
-      // user who pressed Stop wants nothing more.
-      if (!(e instanceof UserAbortError)) yield* assembler.flush();
+      // The text so far stays valid after a failure or a Stop, so the splitter settles it: what it held
+      // back is released, and presumed reasoning never confirmed by a closing tag becomes the answer.
+      yield* assembler.flush();
       throw streamFailure(e, this.options.secret);
     }
     yield* assembler.flush();

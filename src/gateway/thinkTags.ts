@@ -10,7 +10,8 @@
  * - Missing opening tag: whether text before a bare `</think>` was reasoning is only known in
  *   retrospect, so the splitter decides up front and corrects itself when it can:
  *   1. For a thinking model (`-thinking` suffix) whose server has not sent a separate reasoning
- *      field, untagged leading content is *presumed* reasoning and streamed as such, for at most
+ *      field, untagged leading content is *presumed* reasoning and streamed as such (marked
+ *      `presumed`, for consumers that cannot take back what they showed), for at most
  *      PRESUME_LIMIT characters (see there). A closing tag confirms it. If instead a reasoning field
  *      shows up, the look-ahead runs out, or the stream ends without a closing tag, the presumption
  *      was wrong: a `retract` segment tells the consumer to discard all the reasoning it was given,
@@ -25,6 +26,8 @@ export interface ThinkSegment {
   /** `retract`: every reasoning segment given so far was not reasoning after all; discard it (text is ''). */
   kind: 'text' | 'reasoning' | 'retract';
   text: string;
+  /** Reasoning only presumed (case 1 above): a `retract` may still take it back. */
+  presumed?: true;
 }
 
 const OPENERS = ['<think>', '<thinking>'];
@@ -182,8 +185,9 @@ export class ThinkTagSplitter {
 
   private emitReasoning(out: ThinkSegment[], text: string): void {
     if (!text) return;
-    if (this.state === 'presumed') this.presumed += text;
-    out.push({ kind: 'reasoning', text });
+    if (this.state !== 'presumed') return void out.push({ kind: 'reasoning', text });
+    this.presumed += text;
+    out.push({ kind: 'reasoning', text, presumed: true });
   }
 
   private emitText(out: ThinkSegment[], text: string): void {
@@ -200,7 +204,8 @@ export class ThinkTagSplitter {
     const merged: ThinkSegment[] = [];
     for (const segment of out) {
       const last = merged[merged.length - 1];
-      if (last && last.kind === segment.kind && segment.kind !== 'retract') last.text += segment.text;
+      const same = last && last.kind === segment.kind && last.presumed === segment.presumed;
+      if (same && segment.kind !== 'retract') last.text += segment.text;
       else merged.push({ ...segment });
     }
     if (merged.some((s) => s.kind === 'text')) this.textEmitted = true;

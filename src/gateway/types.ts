@@ -2,8 +2,6 @@
 
 import type { DiscoveredModel } from './discovery';
 
-type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
-
 /** A tool call as an assistant message carries it back to the server. */
 export interface WireToolCall {
   id: string;
@@ -11,14 +9,41 @@ export interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
-/** One message of the conversation sent to the gateway. */
-export interface ChatMessage {
-  role: ChatRole;
+/** Instructions for the model. */
+export interface SystemMessage {
+  role: 'system';
   content: string;
-  /** Assistant messages: the tools the model called. */
-  tool_calls?: WireToolCall[];
-  /** `tool` messages: which call this is the result of. */
-  tool_call_id?: string;
+}
+
+/** What the user asked. */
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+/**
+ * An assistant message. A turn that called tools carries them in `tool_calls`; its `content` may then be
+ * null, OpenAI's own shape of such a turn (an empty string is sent as null too: some servers reject it).
+ */
+export type AssistantMessage =
+  | { role: 'assistant'; content: string; tool_calls?: WireToolCall[] }
+  | { role: 'assistant'; content: null; tool_calls: WireToolCall[] };
+
+/** The result of one tool call, sent back after the assistant message that made it. */
+export interface ToolMessage {
+  role: 'tool';
+  content: string;
+  /** Which call this is the result of. */
+  tool_call_id: string;
+}
+
+/** One message of the conversation sent to the gateway. */
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** A message of text alone, with no tool fields: what the chat, completion and review prompts send. */
+export interface TextMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
 }
 
 /** A function the model may call (OpenAI `tools` entry). */
@@ -26,6 +51,9 @@ export interface ToolDefinition {
   type: 'function';
   function: { name: string; description?: string; parameters?: object };
 }
+
+/** Whether and which tool the model must call: a mode, or one named function. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; function: { name: string } };
 
 /** Body of POST /v1/chat/completions, less `stream`, which the client sets itself. */
 export interface ChatCompletionRequest {
@@ -35,8 +63,15 @@ export interface ChatCompletionRequest {
   temperature?: number;
   top_p?: number;
   stop?: string | string[];
+  /** Sent only with a non-empty list; so are `tool_choice` and `parallel_tool_calls`. */
   tools?: ToolDefinition[];
-  tool_choice?: 'auto' | 'required' | 'none';
+  tool_choice?: ToolChoice;
+  parallel_tool_calls?: boolean;
+  /**
+   * Fields the client does not model (e.g. `seed`, `response_format`, a server's own options), sent as
+   * given at the top level of the body. A field the client sets itself cannot be given here.
+   */
+  extraBody?: Record<string, unknown>;
 }
 
 /** Token accounting as the gateway reports it. */
@@ -72,7 +107,12 @@ interface StreamEventBase {
 /** Normalised events of a streamed completion, whatever dialect the server speaks. */
 export type StreamEvent =
   | (StreamEventBase & { type: 'text'; text: string })
-  | (StreamEventBase & { type: 'reasoning'; text: string })
+  /**
+   * `presumed`: untagged content of a thinking model, streamed as reasoning before a closing tag confirms
+   * it; a `retractReasoning` may still take it back. Consumers that cannot take back what they showed
+   * read the stream through `settledReasoning`.
+   */
+  | (StreamEventBase & { type: 'reasoning'; text: string; presumed?: true })
   /**
    * Everything sent as `reasoning` so far in this answer was not reasoning after all (a thinking
    * model that answered without think tags): discard it. The same text follows as `text` events.

@@ -1,6 +1,6 @@
 /** The request that asks a fast model to merge a chat code block into a file. */
 import { fenceFor } from '../chat/fence';
-import type { ChatMessage } from '../gateway/types';
+import type { TextMessage } from '../gateway/types';
 
 /** What the model is given: the file as it is now and the block to merge into it. */
 export interface MergeInput {
@@ -19,7 +19,7 @@ function fenced(text: string, language: string): string {
  * Messages for the merge. The file and the change travel in `<file>` and `<change>` sections, each one
  * fenced block; the answer must be the whole updated file in one fenced block.
  */
-export function mergeMessages(input: MergeInput): ChatMessage[] {
+export function mergeMessages(input: MergeInput): TextMessage[] {
   const system =
     'You apply a code change to a file. MERGE THE CHANGE: the change may be a fragment, with comments such ' +
     'as "... existing code ..." standing for parts it leaves out. Answer with the whole updated file in one ' +

@@ -86,6 +86,29 @@ describe('Chat panel in the real editor', function () {
     await screenshot(page, 'e2e-chat-stopped');
   });
 
+  it('Stop while a thinking model answers without think tags keeps what arrived as the answer', async () => {
+    const { page } = e2e();
+    const frame = await openChat(page);
+    const model = frame.getByRole('combobox', { name: 'Model', exact: true });
+    await model.selectOption('alpha-sonnet-4-5-20250929-thinking');
+    const before = emulator().requests.length;
+    await send(frame, 'Tell me a long story [[fault:think-tags:none]] [[fault:stall-mid-stream]]');
+    const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+    await stop.waitFor({ state: 'visible' });
+    await untilChatRequestSince(emulator(), before, 10_000, 'the request');
+    const answer = articles(frame, 'Assistant alpha-sonnet-4-5-20250929-thinking').last();
+    // Untagged content is presumed to be reasoning while it streams: the stream stalls inside it.
+    await answer.locator('details > summary').waitFor({ timeout: 10_000 });
+    await stop.click();
+    await untilClosedSince(emulator(), before, 'the gateway to see the socket close');
+    await answer.getByText(/Stopped/).waitFor({ timeout: 10_000 });
+    const opening = answerHeadline('Tell me a long story').slice(0, 12);
+    assert.ok((await answer.locator('.markdown.answer').innerText()).includes(opening));
+    assert.equal(await answer.locator('details > summary').count(), 0, 'no Thinking section');
+    await frame.getByRole('button', { name: 'Send', exact: true }).waitFor();
+    await model.selectOption('alpha-sonnet-4-5-20250929');
+  });
+
   it('Regenerate asks again and replaces the last answer', async () => {
     const { page } = e2e();
     const frame = await openNewChat(page);

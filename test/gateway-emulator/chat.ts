@@ -1,7 +1,6 @@
 // POST /v1/chat/completions: the JSON completion and the SSE writer that plays a planned stream.
 import {
   expectedAnswer,
-  expectedReasoning,
   expectedUsage,
   reasoningTokens,
   type AnswerRequest,
@@ -12,7 +11,7 @@ import { requestIdHeader, sendEmulatorError } from './errorBodies';
 import type { Exchange } from './exchange';
 import { collectFaults, type FaultSet } from './faults';
 import { faultProblem, preflight, resetAfterHeaders, type EmulatorContext } from './preflight';
-import { planStream, reasoningField, thinkTags, type StreamItem } from './streamPlan';
+import { planStream, reasoningField, sentReasoning, thinkTags, type StreamItem } from './streamPlan';
 import { planText, planToolCall, requestedTool, toolRequestOf, toolResultAnswer } from './tools';
 
 const SSE_HEADERS = {
@@ -64,7 +63,7 @@ export function completionBody(
   id: string,
 ): Record<string, unknown> {
   const answer = expectedAnswer(request);
-  const reasoning = expectedReasoning(request);
+  const reasoning = sentReasoning(request, faults);
   const message: Record<string, unknown> = { role: 'assistant', content: answer };
   const tags = thinkTags(faults);
   if (reasoning && tags) message.content = `${tags.open}${reasoning}${tags.close}${answer}`;

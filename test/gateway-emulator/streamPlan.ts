@@ -24,12 +24,17 @@ export function reasoningField(faults: FaultSet): 'reasoning' | 'reasoning_conte
   return faults.arg('reasoning-field') === 'reasoning' ? 'reasoning' : 'reasoning_content';
 }
 
-/** The think-tag pair of a `think-tags` fault, or undefined when reasoning goes in a delta field. */
+/** The think-tag pair of a `think-tags` fault, or undefined when reasoning goes in a delta field (or nowhere). */
 export function thinkTags(faults: FaultSet): { open: string; close: string } | undefined {
   const variant = faults.arg('think-tags', 'think');
-  if (variant === undefined) return undefined;
+  if (variant === undefined || variant === 'none') return undefined;
   if (variant === 'thinking') return { open: '<thinking>', close: '</thinking>' };
   return { open: variant === 'no-open' ? '' : '<think>', close: '</think>' };
+}
+
+/** The reasoning a thinking model sends: none under `think-tags:none` (it answers untagged, in content only). */
+export function sentReasoning(request: AnswerRequest, faults: FaultSet): string {
+  return faults.arg('think-tags') === 'none' ? '' : expectedReasoning(request);
 }
 
 /** Cuts text into pieces of `size` code points. */
@@ -107,7 +112,7 @@ export function planStream(
   identity: PlanIdentity = { id: 'chatcmpl-emu', created: 0 },
 ): StreamItem[] {
   const answer = expectedAnswer(request);
-  const reasoning = expectedReasoning(request);
+  const reasoning = sentReasoning(request, faults);
   const extra = faults.has('extra-fields');
   const base = chunkBase({ ...identity, model: request.model });
   if (extra) Object.assign(base, EXTRA_TOP);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { expectedAnswer, type Emulator } from '../gateway-emulator';
+import { expectedAnswer, expectedReasoning, type Emulator } from '../gateway-emulator';
 import { setKey, useEmulator, withGateway } from './helpers';
 import { chatRequestsOf } from '../support/emulatorRequests';
 
@@ -53,6 +53,51 @@ describe('Language model provider (vscode.lm, real extension host)', () => {
       ['user', 'assistant', 'user'],
     );
     assert.equal(sent.model, 'alpha-sonnet-4-5-20250929');
+  });
+
+  type ThinkingPart = new (value: string) => { value: string | string[] };
+
+  /** Sends one user message to `id` and sorts the parts of the answer into text and thinking. */
+  async function answerParts(id: string, prompt: string): Promise<{ text: string; thinking: string[] }> {
+    const chat = await model(id);
+    const response = await chat.sendRequest(
+      [vscode.LanguageModelChatMessage.User(prompt)],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
+    // Newer than the 1.104 API types; the editor the tests run in has it.
+    const Thinking = (vscode as unknown as { LanguageModelThinkingPart?: ThinkingPart })
+      .LanguageModelThinkingPart;
+    assert.ok(Thinking, 'this VS Code reports thinking parts');
+    let text = '';
+    const thinking: string[] = [];
+    for await (const part of response.stream) {
+      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+      else if (part instanceof Thinking) thinking.push([part.value].flat().join(''));
+    }
+    return { text, thinking };
+  }
+
+  it('a thinking model that answers without think tags: the answer as text only, never as thinking', async () => {
+    const prompt = 'What is a closure? [[fault:think-tags:none]]';
+    const got = await answerParts('alpha-sonnet-4-5-20250929-thinking', prompt);
+    const sent = chatRequestsOf(emulator).at(-1)!.body as {
+      model: string;
+      messages: { role: string; content: string }[];
+    };
+    assert.equal(got.text, expectedAnswer(sent));
+    assert.deepEqual(got.thinking, []);
+  });
+
+  it('reasoning without an opening tag is reported as thinking once it is closed', async () => {
+    const prompt = 'What is a closure? [[fault:think-tags:no-open]]';
+    const got = await answerParts('alpha-sonnet-4-5-20250929-thinking', prompt);
+    const sent = chatRequestsOf(emulator).at(-1)!.body as {
+      model: string;
+      messages: { role: string; content: string }[];
+    };
+    assert.equal(got.text, expectedAnswer(sent));
+    assert.equal(got.thinking.join(''), expectedReasoning(sent));
   });
 
   it('cancellation closes the gateway connection', async () => {

@@ -7,7 +7,7 @@ import { maxTokensFor } from '../chatRequest';
 import type { GatewayService } from '../gatewayService';
 import type { ModelDirectory } from '../modelDirectory';
 import { partText, thinkingPartClass, toGatewayMessages, toGatewayTools } from './messageMapping';
-import { isGatewayError } from '../../gateway';
+import { isGatewayError, settledReasoning } from '../../gateway';
 import type { ChatCompletionRequest } from '../../gateway/types';
 import { ToolSupportMemory } from './toolSupport';
 
@@ -103,7 +103,9 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
     signal: AbortSignal,
   ): Promise<void> {
     const Thinking = thinkingPartClass();
-    for await (const event of this.gateway.current().streamChatCompletion(request, { signal })) {
+    // Reported parts cannot be taken back: reasoning is reported once it is known to be reasoning.
+    const events = settledReasoning(this.gateway.current().streamChatCompletion(request, { signal }));
+    for await (const event of events) {
       if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
       else if (event.type === 'reasoning' && Thinking) progress.report(new Thinking(event.text));
       else if (event.type === 'toolCall') {

@@ -45,6 +45,22 @@ describe('chat/tokens', () => {
     assert.equal(estimateMessagesTokens([]), REPLY_PRIMING_TOKENS);
   });
 
+  it('counts a tool-call turn with content null by its calls, and a tool result by its text', () => {
+    const arguments_ = '{"city":"Oslo"}'; // 15 characters
+    const messages: ChatMessage[] = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'weather', arguments: arguments_ } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'abcd' },
+    ];
+    assert.equal(
+      estimateMessagesTokens(messages),
+      REPLY_PRIMING_TOKENS + 2 * MESSAGE_OVERHEAD_TOKENS + estimateTokens(`weather${arguments_}`) + 1,
+    );
+  });
+
   it('reports a fit when the estimate is within context minus the reserved output', () => {
     const messages = [system('s'), user('hello')];
     const estimate = estimateMessagesTokens(messages);

@@ -154,6 +154,13 @@ describe('gateway emulator: faults inside the stream', () => {
     }
   });
 
+  it("sends a thinking model's answer untagged and no reasoning at all (think-tags:none)", async () => {
+    const { text, body } = await stream('think-tags:none', THINKING);
+    const { chunks } = chunksOf(text);
+    assert.equal(concatField(chunks, 'content'), expectedAnswer(body));
+    assert.equal(concatField(chunks, 'reasoning_content') + concatField(chunks, 'reasoning'), '');
+  });
+
   it('carries reasoning in the field chosen by reasoning-field', async () => {
     const { text, body } = await stream('reasoning-field:reasoning', THINKING);
     const { chunks } = chunksOf(text);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { chatBody } from '../../../src/gateway/config';
-import type { ChatCompletionRequest, ChatMessage } from '../../../src/gateway/types';
+import type { ChatCompletionRequest, ChatMessage, TextMessage } from '../../../src/gateway/types';
 
 /** The body as it was built before each message's JSON was kept: one JSON.stringify of the whole object. */
 function reference(request: ChatCompletionRequest, stream: boolean): string {
@@ -18,10 +18,13 @@ function reference(request: ChatCompletionRequest, stream: boolean): string {
   };
   if (request.tools?.length) body.tools = request.tools;
   if (request.tools?.length && request.tool_choice) body.tool_choice = request.tool_choice;
+  if (request.tools?.length && request.parallel_tool_calls !== undefined)
+    body.parallel_tool_calls = request.parallel_tool_calls;
   if (request.max_tokens !== undefined) body.max_tokens = request.max_tokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.stop !== undefined) body.stop = request.stop;
+  Object.assign(body, request.extraBody);
   if (stream) body.stream = true;
   return JSON.stringify(body);
 }
@@ -59,6 +62,26 @@ describe('chatBody', () => {
       },
     ],
     ['a tool choice without tools', { model: 'm', messages: history, tool_choice: 'required' }],
+    [
+      'a tool-call turn with content null, tool options and extra fields',
+      {
+        model: 'm',
+        messages: [
+          ...history,
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', content: 'ok', tool_call_id: 'c1' },
+        ],
+        tools: [{ type: 'function', function: { name: 'f' } }],
+        tool_choice: { type: 'function', function: { name: 'f' } },
+        parallel_tool_calls: false,
+        max_tokens: 5,
+        extraBody: { seed: 1, response_format: { type: 'json_object' } },
+      },
+    ],
   ];
   for (const [name, request] of requests) {
     it(`is the same text as one JSON.stringify of the body: ${name}`, () => {
@@ -71,7 +94,7 @@ describe('chatBody', () => {
   }
 
   it('serialises a message again when its content or role changed (the same object, edited)', () => {
-    const message: ChatMessage = { role: 'assistant', content: 'First.' };
+    const message: TextMessage = { role: 'assistant', content: 'First.' };
     const request: ChatCompletionRequest = {
       model: 'm',
       messages: [{ role: 'user', content: 'q' }, message],

@@ -72,8 +72,10 @@ describe('gateway/thinkTags', () => {
 
   it('streams presumed reasoning immediately instead of holding it back', () => {
     const splitter = new ThinkTagSplitter(true);
-    assert.deepEqual(splitter.push('Thinking about it'), [{ kind: 'reasoning', text: 'Thinking about it' }]);
-    assert.deepEqual(splitter.push(' more</thi'), [{ kind: 'reasoning', text: ' more' }]);
+    assert.deepEqual(splitter.push('Thinking about it'), [
+      { kind: 'reasoning', text: 'Thinking about it', presumed: true },
+    ]);
+    assert.deepEqual(splitter.push(' more</thi'), [{ kind: 'reasoning', text: ' more', presumed: true }]);
     assert.deepEqual(splitter.push('nk>Done'), [{ kind: 'text', text: 'Done' }]);
   });
 
@@ -146,7 +148,9 @@ describe('gateway/thinkTags', () => {
 
   it('re-emits presumed reasoning as text when a reasoning field shows up later', () => {
     const splitter = new ThinkTagSplitter(true);
-    assert.deepEqual(splitter.push('Answer text'), [{ kind: 'reasoning', text: 'Answer text' }]);
+    assert.deepEqual(splitter.push('Answer text'), [
+      { kind: 'reasoning', text: 'Answer text', presumed: true },
+    ]);
     assert.deepEqual(splitter.noteReasoningField(), [
       { kind: 'retract', text: '' },
       { kind: 'text', text: 'Answer text' },
@@ -194,6 +198,23 @@ describe('gateway/thinkTags', () => {
   it('keeps a lone partial opener at the end as text', () => {
     assert.deepEqual(run(['<thi']).text, '<thi');
     assert.deepEqual(run(['   ']).text, '');
+  });
+
+  it('marks reasoning presumed only until a tag settles it', () => {
+    const cases: Array<[string, boolean, boolean]> = [
+      // input, thinking model, whether any reasoning is presumed
+      ['<think>r</think>t', true, false],
+      ['r</think>t', true, true],
+      ['r</think>t', false, false],
+      ['<div>hello</div>', true, true],
+    ];
+    for (const [input, expect, presumed] of cases) {
+      for (const pieces of cuts(input)) {
+        const got = run(pieces, expect).segments.filter((s) => s.presumed);
+        assert.equal(got.length > 0, presumed, `${JSON.stringify(pieces)} ${expect}`);
+        assert.ok(got.every((s) => s.kind === 'reasoning'));
+      }
+    }
   });
 
   it('keeps unterminated explicit reasoning as reasoning', () => {

@@ -4,7 +4,7 @@ import { CompletionAssembler } from '../../../src/gateway/assembler';
 import { BadRequestError, MalformedResponseError } from '../../../src/gateway/errors';
 import { readChatStream } from '../../../src/gateway/sse';
 import { ToolCallAssembler } from '../../../src/gateway/toolCalls';
-import type { GatewayClient } from '../../../src/gateway/types';
+import type { ChatMessage, GatewayClient } from '../../../src/gateway/types';
 import { type Emulator, startEmulator } from '../../gateway-emulator';
 import { KEY, TEXT_MODEL, bytesOf, collect, rejection } from './helpers';
 
@@ -214,7 +214,11 @@ describe('gateway client: tools against the emulator', function () {
 
   it('refuses a tool message without its call id before sending', async () => {
     const error = await rejection(
-      client.createChatCompletion({ model: TEXT_MODEL, messages: [{ role: 'tool', content: 'x' }] }),
+      // As an untyped caller would send it: the type requires the id.
+      client.createChatCompletion({
+        model: TEXT_MODEL,
+        messages: [{ role: 'tool', content: 'x' } as ChatMessage],
+      }),
     );
     assert.match(String(error), /tool result/);
   });
