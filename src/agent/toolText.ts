@@ -141,6 +141,11 @@ export function formatTextMatches(
   return `${head}${more}${note ? ` ${note}` : ''}\n${body}`;
 }
 
+/** A `search_text` regular expression that the engine rejected, with the engine's words. */
+export function invalidRegexText(detail: string): string {
+  return `The regular expression is invalid: ${detail}\nFix it, or pass isRegex false to search for the text as it is.`;
+}
+
 /** A capped list of paths (`find_files`, `list_dir`) with its count line. */
 export function formatPathList(
   title: string,

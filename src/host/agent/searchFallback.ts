@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import * as vscode from 'vscode';
 import { containsSecret, decodeText, matchExclude } from '../../chat/context';
+import { invalidRegexText } from '../../agent/toolText';
 import { readDiskFile } from '../context/diskRead';
 import { openDocument } from '../context/workspacePaths';
 import { COUNTED_MATCHES, SHOWN_MATCHES, type TextQuery, type TextSearch } from './textSearch';
@@ -28,7 +29,7 @@ export async function searchWithoutRipgrep(
     const source = query.isRegex ? query.query : query.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     pattern = new RegExp(source, /[A-Z]/.test(query.query) ? 'u' : 'iu');
   } catch (error) {
-    return { error: `The regular expression is invalid: ${(error as Error).message}` }; // l10n-exempt: read by the model
+    return { error: invalidRegexText((error as Error).message) };
   }
   const result: TextSearch = { matches: [], total: 0, capped: false, withheld: 0 };
   const source = new vscode.CancellationTokenSource();

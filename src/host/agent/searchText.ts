@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { containsSecret, matchExclude } from '../../chat/context';
-import { formatTextMatches } from '../../agent/toolText';
+import { formatTextMatches, invalidRegexText } from '../../agent/toolText';
 import type { ToolResult } from '../../agent/types';
 import { readContextSettings } from '../context/contextSettings';
 import { ripgrepScopeArgs } from './ignores';
@@ -119,10 +119,7 @@ async function searchWithRipgrep(
     signal.throwIfAborted();
     // 2 is also ripgrep's answer when some file could not be read; only an error with no hits at all is one.
     if (exit.code === 2 && result.total === 0 && /regex|parse error/i.test(exit.stderr))
-      // l10n-exempt: read by the model
-      return {
-        error: `The regular expression is invalid: ${exit.stderr.trim().split('\n').slice(0, 6).join('\n')}`,
-      };
+      return { error: invalidRegexText(exit.stderr.trim().split('\n').slice(0, 6).join('\n')) };
     if (result.capped) break;
   }
   return result;
