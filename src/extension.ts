@@ -27,6 +27,12 @@ import { registerStatusBar } from './host/statusBar';
 import { ModelDirectory, registerModelDiscovery } from './host/modelDirectory';
 import { registerWalkthrough } from './host/walkthrough';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
+import { registerCheckpointDocuments } from './host/agent/checkpointDocuments';
+import { CheckpointStore } from './host/agent/checkpointStore';
+import { ToolSupportMemory } from './host/lm/toolSupport';
+
+/** globalState key: model and base URL pairs whose agent runs use the text protocol (auto switched them). */
+const AGENT_TEXT_PROTOCOL_KEY = 'modelGateway.agent.textProtocol';
 
 let hubForDeactivate: ChatHub | undefined;
 
@@ -59,11 +65,25 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const terminals = new TerminalCapture();
   context.subscriptions.push(files, terminals);
   const models = new ModelDirectory(context.globalState, gateway, config, keys, log);
-  const hub = new ChatHub(store, gateway, config, keys, log, models, {
-    files,
-    terminals,
-    apiKey: () => keys.get(),
-  });
+  const checkpoints = new CheckpointStore(
+    vscode.Uri.joinPath(context.globalStorageUri, 'agent-checkpoints'),
+    log,
+  );
+  registerCheckpointDocuments(context, checkpoints);
+  const hub = new ChatHub(
+    store,
+    gateway,
+    config,
+    keys,
+    log,
+    models,
+    { files, terminals, apiKey: () => keys.get() },
+    {
+      toolEnv: { apiKey: () => keys.get(), log },
+      checkpoints,
+      protocolMemory: new ToolSupportMemory(context.globalState, AGENT_TEXT_PROTOCOL_KEY),
+    },
+  );
   hubForDeactivate = hub;
   context.subscriptions.push(log, config, keys, gateway);
 

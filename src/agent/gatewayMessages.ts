@@ -25,7 +25,7 @@ export function toNativeMessages(messages: readonly AgentMessage[]): ChatMessage
     switch (m.role) {
       case 'assistant':
         return m.toolCalls?.length
-          ? { role: 'assistant', content: m.content, tool_calls: m.toolCalls.map(wireCall) }
+          ? { role: 'assistant', content: m.content || null, tool_calls: m.toolCalls.map(wireCall) }
           : { role: 'assistant', content: m.content };
       case 'tool':
         return {

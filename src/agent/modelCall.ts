@@ -48,7 +48,8 @@ export function chooseProtocol(options: ModelCallOptions): ToolProtocol {
 function withTextProtocol(messages: ChatMessage[], tools: readonly AgentToolSpec[]): ChatMessage[] {
   const protocol = textProtocolSystemPrompt(tools);
   const [first, ...rest] = messages;
-  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${protocol}` }, ...rest];
+  if (first?.role === 'system')
+    return [{ role: 'system', content: `${first.content}\n\n${protocol}` }, ...rest];
   return [{ role: 'system', content: protocol }, ...messages];
 }
 
@@ -85,7 +86,9 @@ export function modelCaller(
       let answer = '';
       let madeCalls = false;
       try {
-        const stream = options.client().streamChatCompletion(stepRequest(options, messages, 'native'), { signal });
+        const stream = options
+          .client()
+          .streamChatCompletion(stepRequest(options, messages, 'native'), { signal });
         for await (const event of stream) {
           if (event.type === 'text') answer += event.text;
           if (event.type === 'toolCall') madeCalls = true;
@@ -93,10 +96,14 @@ export function modelCaller(
           if (step) yield step;
         }
       } catch (error) {
-        const rejected = options.setting === 'auto' && isGatewayError(error) && error.status === 400 && !answer;
+        const rejected =
+          options.setting === 'auto' && isGatewayError(error) && error.status === 400 && !answer;
         if (isGatewayError(error) && error.code === MALFORMED_TOOL_CALL) {
           // The text came through; the call that could not be read goes back to the model as a tool error.
-          yield { type: 'malformedCall', call: { id: `call_${callNumber++}`, reason: error.message, raw: '' } };
+          yield {
+            type: 'malformedCall',
+            call: { id: `call_${callNumber++}`, reason: error.message, raw: '' },
+          };
           return;
         }
         if (!rejected) throw error;
@@ -123,9 +130,11 @@ export function modelCaller(
       firstCallNumber: callNumber,
     });
     try {
-      for await (const event of options.client().streamChatCompletion(stepRequest(options, messages, 'text'), {
-        signal,
-      })) {
+      for await (const event of options
+        .client()
+        .streamChatCompletion(stepRequest(options, messages, 'text'), {
+          signal,
+        })) {
         if (event.type === 'text') yield* parser.push(event.text);
         else {
           const step = nativeEvent(event, () => `call_${callNumber++}`);
@@ -140,17 +149,17 @@ export function modelCaller(
 }
 
 /** A gateway stream event as a step event (text goes through the text parser on the text protocol instead). */
-function nativeEvent(
-  event: StreamEvent,
-  newId: () => string,
-): ModelStepEvent | undefined {
+function nativeEvent(event: StreamEvent, newId: () => string): ModelStepEvent | undefined {
   switch (event.type) {
     case 'text':
       return { type: 'text', text: event.text };
     case 'reasoning':
       return { type: 'reasoning', text: event.text };
     case 'toolCall':
-      return { type: 'toolCall', call: { id: event.callId || newId(), name: event.name, input: event.input } };
+      return {
+        type: 'toolCall',
+        call: { id: event.callId || newId(), name: event.name, input: event.input },
+      };
     case 'usage':
       return {
         type: 'usage',

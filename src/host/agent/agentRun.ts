@@ -1,9 +1,14 @@
 // One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones and the edit
 // tools with their checkpoint), the model calls on the chosen protocol, and the loop's events drawn in the turn.
-import * as vscode from 'vscode';
 import { BUILTIN_TOOLS } from '../../agent/builtinTools';
 import { noteChange, type FileChange } from '../../agent/changedFiles';
-import { continueAgent, runAgent, type AgentEvent, type AgentRunResult, type AgentTool } from '../../agent/loop';
+import {
+  continueAgent,
+  runAgent,
+  type AgentEvent,
+  type AgentRunResult,
+  type AgentTool,
+} from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
 import type { AgentMessage, AgentToolCall, ToolResult } from '../../agent/types';
 import { appendAgentText, putAgentRow, type AgentMeter, type AgentToolRow } from '../../chat/agentTurn';
@@ -53,7 +58,7 @@ export function agentMessages(messages: readonly ChatMessage[], rules: string): 
   const system = [AGENT_INSTRUCTIONS, rules].filter(Boolean).join('\n\n');
   const out: AgentMessage[] = [{ role: 'system', content: system }];
   for (const m of messages) {
-    const content = m.content ?? '';
+    const content = typeof m.content === 'string' ? m.content : '';
     if (m.role === 'system') out[0] = { role: 'system', content: `${system}\n\n${content}` };
     else if (m.role === 'user' || m.role === 'assistant') out.push({ role: m.role, content });
   }
@@ -91,18 +96,16 @@ export class AgentRunner {
   }
 
   /** The run's tools: the read-only ones and the edit tools, checkpointed against the user turn. */
-  private tools(signal: AbortSignal): Map<string, AgentTool> {
+  private tools(): Map<string, AgentTool> {
     const host: Record<string, (input: Record<string, unknown>, s: AbortSignal) => Promise<ToolResult>> = {
       ...readOnlyTools(this.services.toolEnv),
       edit_file: editFileTool(this.editEnv()),
       create_file: createFileTool(this.editEnv()),
       delete_file: deleteFileTool(this.editEnv()),
     };
-    void signal;
     const tools = new Map<string, AgentTool>();
     for (const spec of BUILTIN_TOOLS) {
-      const run = host[spec.name];
-      if (run) tools.set(spec.name, { spec, run });
+      if (spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
     }
     return tools;
   }
@@ -179,7 +182,7 @@ export class AgentRunner {
       },
     });
     return {
-      tools: this.tools(signal),
+      tools: this.tools(),
       callModel,
       signal,
       maxSteps: config.agent.maxSteps,
@@ -289,9 +292,4 @@ export class AgentRunner {
   describe(result: AgentRunResult): string {
     return `Agent run ${result.status} after ${result.steps} step(s) (${this.conversation.model}, ${this.turn.agent.protocol ?? 'native'} protocol, ${this.turn.agent.files.length} file(s) changed).`;
   }
-}
-
-/** Where the run's approval asks live until a click answers them. */
-export function approvalNote(): string {
-  return vscode.l10n.t('Waiting for your approval');
 }

@@ -95,7 +95,7 @@ export class ChatAgent {
   }
 
   private runner(turn: AgentTurn, userTurnId: string): AgentRunner {
-    const runner = new AgentRunner(
+    const runner: AgentRunner = new AgentRunner(
       { ...this.host.services, log: this.host.log, client: () => this.host.client() },
       this.host.config,
       this.host.conversation,
@@ -104,7 +104,8 @@ export class ChatAgent {
       {
         post: (m) => this.host.post(m),
         changed: () => this.host.scheduleSave(this.host.conversation),
-        approve: (callId, question, signal) => this.ask(turn.id, callId, question, signal, runner),
+        approve: (callId: string, question: string, signal: AbortSignal): Promise<boolean> =>
+          this.ask(turn.id, callId, question, signal, runner),
       },
     );
     this.runners.set(turn.id, runner);
@@ -119,7 +120,12 @@ export class ChatAgent {
   ): void {
     this.host.log.info(runner.describe(result));
     if (!runner.paused) this.runners.delete(turn.id);
-    const status = signal.aborted || result.status === 'stopped' ? 'stopped' : result.status === 'failed' ? 'error' : 'complete';
+    const status =
+      signal.aborted || result.status === 'stopped'
+        ? 'stopped'
+        : result.status === 'failed'
+          ? 'error'
+          : 'complete';
     turn.status = status;
     if (result.status === 'failed' && result.error)
       turn.error = {
@@ -134,19 +140,32 @@ export class ChatAgent {
   /** Resumes a run paused at the step limit. */
   async continueRun(turnId: string): Promise<void> {
     const runner = this.runners.get(turnId);
-    const turn = this.host.conversation.turns.find((t): t is AgentTurn => t.id === turnId && t.role === 'assistant' && !!t.agent);
+    const turn = this.host.conversation.turns.find(
+      (t): t is AgentTurn => t.id === turnId && t.role === 'assistant' && !!t.agent,
+    );
     if (!runner || !turn || !runner.paused) return;
     await this.host.inFlight(async (signal) => {
       turn.status = 'streaming';
       const result = await runner.continue(signal);
       this.finish(turn, result, runner, signal);
       await this.host.persist(this.host.conversation);
-      this.host.post({ type: 'turnFinished', turnId, status: turn.status === 'streaming' ? 'complete' : turn.status, error: turn.error });
+      this.host.post({
+        type: 'turnFinished',
+        turnId,
+        status: turn.status === 'streaming' ? 'complete' : turn.status,
+        error: turn.error,
+      });
     });
   }
 
   /** Waits for the user's Approve or Skip on the row of `callId`; Stop counts as Skip. */
-  private ask(turnId: string, callId: string, question: string, signal: AbortSignal, runner: AgentRunner): Promise<boolean> {
+  private ask(
+    turnId: string,
+    callId: string,
+    question: string,
+    signal: AbortSignal,
+    runner: AgentRunner,
+  ): Promise<boolean> {
     runner.showApproval(callId, question);
     return new Promise<boolean>((resolve) => {
       const key = `${turnId}/${callId}`;
@@ -172,7 +191,10 @@ export class ChatAgent {
     const index = turns.findIndex((t) => t.id === turnId);
     const turn = turns[index];
     if (turn?.role !== 'assistant' || !turn.agent) return undefined;
-    const user = turns.slice(0, index).reverse().find((t): t is UserTurn => t.role === 'user');
+    const user = turns
+      .slice(0, index)
+      .reverse()
+      .find((t): t is UserTurn => t.role === 'user');
     return user ? { turn: turn as AgentTurn, user } : undefined;
   }
 
@@ -182,7 +204,9 @@ export class ChatAgent {
     if (!found) return;
     const { turn, user } = found;
     const review = { turnId: user.id, files: turn.agent.files };
-    const targets = turn.agent.files.filter((f) => f.decision === 'pending' && (path === undefined || f.path === path));
+    const targets = turn.agent.files.filter(
+      (f) => f.decision === 'pending' && (path === undefined || f.path === path),
+    );
     if (decision === 'undo') {
       const checkpoints = await this.host.services.checkpoints.of(this.host.conversation.id);
       for (const file of targets) {
@@ -191,7 +215,9 @@ export class ChatAgent {
       }
     }
     const verdict = decision === 'keep' ? 'kept' : 'undone';
-    turn.agent.files = (path === undefined ? decideAll(review, verdict) : decideFile(review, path, verdict)).files;
+    turn.agent.files = (
+      path === undefined ? decideAll(review, verdict) : decideFile(review, path, verdict)
+    ).files;
     await this.host.persist(this.host.conversation);
     this.host.post({ type: 'agentFiles', turnId, files: turn.agent.files });
   }
@@ -201,13 +227,19 @@ export class ChatAgent {
     const target = await resolveWorkspacePath(path);
     if ('refusal' in target) return;
     if (before === 'absent') {
-      await Promise.resolve(vscode.workspace.fs.delete(target.uri, { useTrash: false })).catch(() => undefined);
+      await Promise.resolve(vscode.workspace.fs.delete(target.uri, { useTrash: false })).catch(
+        () => undefined,
+      );
       return;
     }
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri.toString());
     if (inBuffer && document) {
       const edit = new vscode.WorkspaceEdit();
-      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), new TextDecoder().decode(before));
+      edit.replace(
+        document.uri,
+        new vscode.Range(0, 0, document.lineCount, 0),
+        new TextDecoder().decode(before),
+      );
       await vscode.workspace.applyEdit(edit);
       return;
     }
@@ -242,7 +274,10 @@ export class ChatAgent {
     const checkpoints = await this.host.services.checkpoints.of(conversation.id);
     const known = checkpoints.turnIds();
     const from = conversation.turns.indexOf(user);
-    const later = conversation.turns.slice(from).filter((t) => t.role === 'user').map((t) => t.id);
+    const later = conversation.turns
+      .slice(from)
+      .filter((t) => t.role === 'user')
+      .map((t) => t.id);
     const first = later.find((id) => known.includes(id));
     const plan = first ? checkpoints.restorePlan(first) : [];
     const restore = vscode.l10n.t('Restore');
@@ -259,7 +294,8 @@ export class ChatAgent {
       restore,
     );
     if (choice !== restore) return;
-    for (const step of plan) await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', false);
+    for (const step of plan)
+      await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', false);
     if (first) checkpoints.dropFrom(first);
     await this.host.services.checkpoints.save(conversation.id);
     truncateFrom(conversation, turnId);

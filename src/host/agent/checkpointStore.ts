@@ -27,7 +27,10 @@ export class CheckpointStore {
   async save(conversationId: string): Promise<void> {
     const checkpoints = await this.of(conversationId);
     await vscode.workspace.fs.createDirectory(this.folder);
-    await writeFileAtomic(this.file(conversationId), new TextEncoder().encode(serializeCheckpoints(checkpoints)));
+    await writeFileAtomic(
+      this.file(conversationId),
+      new TextEncoder().encode(serializeCheckpoints(checkpoints)),
+    );
   }
 
   private file(conversationId: string): vscode.Uri {

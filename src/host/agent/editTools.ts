@@ -165,7 +165,14 @@ export function editFileTool(env: EditEnv): HostTool {
     const before = await recordBefore(env, target.shown, current.bytes ?? encoder.encode(current.text));
     const inBuffer = await writeText(target, outcome.text, current);
     const { added, removed } = stats(before, outcome.text);
-    env.noteChange({ path: target.shown, created: before === 'absent', deleted: false, added, removed, inBuffer });
+    env.noteChange({
+      path: target.shown,
+      created: before === 'absent',
+      deleted: false,
+      added,
+      removed,
+      inBuffer,
+    });
     const where = inBuffer ? ' (in the editor, where the file has unsaved changes)' : '';
     return {
       content: `Edited ${target.shown}${where}: ${edits.length} edit(s) applied.`,

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentServices } from '../agent/chatAgent';
 import { createConversation, markInterrupted, summarize } from '../../chat/conversation';
 import type { ConversationStore } from '../../chat/store';
 import type { Conversation, ConversationSummary } from '../../chat/types';
@@ -30,6 +31,7 @@ export class ChatHub implements ChatState, vscode.Disposable {
     readonly log: vscode.LogOutputChannel,
     readonly models: ModelDirectory,
     readonly contextServices: ContextServices,
+    readonly agentServices: AgentServices,
   ) {
     this.disposables.push(
       keys.onDidChange(() => void this.refreshOnboarding()),

@@ -5,6 +5,7 @@ import type { Conversation, ConversationSummary } from '../../chat/types';
 import type { GatewayClient } from '../../gateway/types';
 import type { ContextWebviewMessage, ImageAction, ModelOption, OnboardingState } from '../../protocol';
 import type { ExtensionConfig } from '../config';
+import type { AgentServices } from '../agent/chatAgent';
 import type { ContextServices } from '../context/chatContext';
 
 /** The log lines chat code writes. */
@@ -36,6 +37,8 @@ export interface ChatState {
   readonly log: ChatLog;
   /** The file index, terminal capture and key check every chat's attachments share. */
   readonly contextServices: ContextServices;
+  /** The agent's tools' environment, checkpoints and protocol memory, shared by every chat. */
+  readonly agentServices: AgentServices;
   /** Resolves once the history list is loaded. */
   ready(): Promise<void>;
   /** The models the picker offers. */

@@ -13,6 +13,7 @@ import type { ChatSessionActions, ChatState, InFlight } from './chatPorts';
 import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 import { ChatImages } from './chatImages';
+import { agentAvailability, ChatAgent } from '../agent/chatAgent';
 import { isSlashImage } from '../../images/slashImage';
 
 const CONTEXT = formatContextSize(CONTEXT_TOKENS);
@@ -30,6 +31,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   readonly context: ChatContext;
   /** `/image` turns: generating, showing and acting on images. */
   readonly images: ChatImages;
+  /** Agent mode: runs, changed files, approvals and checkpoints. */
+  readonly agent: ChatAgent;
 
   constructor(
     private readonly chat: ChatState,
@@ -43,6 +46,24 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     );
     this.disposables.push(this.context);
     this.images = new ChatImages(chat, this);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const session = this;
+    this.agent = new ChatAgent({
+      get conversation() {
+        return session.conversation;
+      },
+      get config() {
+        return chat.config.current;
+      },
+      services: chat.agentServices,
+      log: chat.log,
+      client: () => chat.gateway.current(),
+      post: (m) => this.post(m),
+      postState: () => this.postState(),
+      persist: (c) => chat.persist(c),
+      scheduleSave: (c) => chat.scheduleSave(c),
+      inFlight: (work) => this.inFlight(work),
+    });
   }
 
   /** The webview showing this session, if any. */
@@ -86,6 +107,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       history: this.chat.history,
       onboarding: this.chat.onboarding,
       busy: this.busy,
+      agent: agentAvailability(this.chat.config.current),
     };
     this.post({ type: 'state', state });
     this.context.postChips();
@@ -282,6 +304,16 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
               action: 'setApiKey' as const,
             };
         this.finishWithError(turn.id, error);
+        return;
+      }
+      if (this.agent.active) {
+        await this.agent.answer(turn, messages, abort.signal);
+        saved = true;
+        await chat.persist(conversation);
+        const status = turn.status === 'streaming' ? 'complete' : turn.status;
+        turn.status = status;
+        if (this.conversation === conversation)
+          this.post({ type: 'turnFinished', turnId: turn.id, status, error: turn.error });
         return;
       }
       const request = buildChatRequest(model, messages, config);

@@ -8,18 +8,22 @@ const STATE_KEY = 'modelGateway.toolsRejected';
  * (`modelGateway.lm.toolCalling: auto`), so later requests to them go without tools at once.
  */
 export class ToolSupportMemory {
-  constructor(private readonly state: vscode.Memento) {}
+  /** `key`: where the list is kept; the agent keeps its text-protocol switches under its own. */
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly stateKey = STATE_KEY,
+  ) {}
 
   /** True when this server rejected tools for this model before. */
   rejected(baseUrl: string, model: string): boolean {
-    return this.state.get<string[]>(STATE_KEY, []).includes(key(baseUrl, model));
+    return this.state.get<string[]>(this.stateKey, []).includes(key(baseUrl, model));
   }
 
   /** Records a rejection (kept across reloads). */
   async remember(baseUrl: string, model: string): Promise<void> {
-    const known = this.state.get<string[]>(STATE_KEY, []);
+    const known = this.state.get<string[]>(this.stateKey, []);
     const entry = key(baseUrl, model);
-    if (!known.includes(entry)) await this.state.update(STATE_KEY, [...known, entry]);
+    if (!known.includes(entry)) await this.state.update(this.stateKey, [...known, entry]);
   }
 }
 

@@ -163,7 +163,7 @@ describe('agent conversation as gateway messages', () => {
       messages.map((m) => m.role),
       ['system', 'user', 'assistant', 'user', 'assistant'],
     );
-    assert.ok(messages.every((m) => m.tool_calls === undefined && m.tool_call_id === undefined));
+    assert.ok(messages.every((m) => !('tool_calls' in m) && !('tool_call_id' in m)));
     assert.equal(
       messages[2].content,
       '<tool_call>\n{"name":"read_file","arguments":{"path":"a.ts"}}\n</tool_call>\n<tool_call>\n{"name":"search_text","arguments":{"query":"\\"x\\""}}\n</tool_call>',
