@@ -42,7 +42,10 @@ async function assertReviewShown(page: Page): Promise<void> {
   await page.locator('.tab').filter({ hasText: 'sample.ts' }).first().waitFor({ timeout: 10_000 });
   await codeLens(page, 'Accept All').waitFor({ timeout: 10_000 });
   await codeLens(page, 'Accept$').first().waitFor({ timeout: 10_000 });
-  await page.locator('.statusbar-item').filter({ hasText: /hunks? left/ }).waitFor({ timeout: 10_000 });
+  await page
+    .locator('.statusbar-item')
+    .filter({ hasText: /hunks? left/ })
+    .waitFor({ timeout: 10_000 });
   assert.ok((await editorText(page)).includes(ADD_CHECKED_TS.split('\n')[0]));
 }
 
