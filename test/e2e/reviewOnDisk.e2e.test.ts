@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { acceptInputBox, runCommand } from '../harness/browser';
+import { quickInput, runCommand } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { ADD_CHECKED_TS } from '../gateway-emulator/fixedAnswers';
 import { eventually, settle } from '../support/poll';
@@ -26,7 +26,16 @@ async function generateOverAdd(page: Page): Promise<void> {
   await page.keyboard.press('ArrowDown');
   for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
   await runCommand(page, 'Model Gateway: Generate Code');
-  await acceptInputBox(page, 'add a third operand and check the inputs [[answer:add-checked-ts]]');
+  // The box offers earlier instructions: Enter waits until the typed one is the active row, or it takes the
+  // first of those.
+  const input = quickInput(page);
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill('add a third operand and check the inputs [[answer:add-checked-ts]]');
+  await page
+    .locator('.quick-input-widget .monaco-list-row.focused')
+    .filter({ hasText: 'add-checked-ts' })
+    .waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
   await codeLens(page, 'Accept All').waitFor({ timeout: 20_000 });
   assert.ok((await editorText(page)).includes(ADD_CHECKED_TS.split('\n')[0]));
 }
