@@ -98,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
   const review = registerGenerateCode(context, gateway, () => config.current);
+  void review.recoverAutoSave(context.workspaceState);
   registerApply(context, gateway, () => config.current, review);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, models);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerHeadline, expectedCode } from '../gateway-emulator';
 import { readImageDimensions } from '../support/pngInfo';
@@ -52,7 +52,9 @@ describe('Editor commands in the real editor', function () {
   });
 
   it('Generate Code streams code into the editor, then Accept through the review', async () => {
-    const { page } = e2e();
+    const { page, folder } = e2e();
+    const file = join(folder, 'src', 'sample.ts');
+    const original = readFileSync(file, 'utf8');
     await runCommand(page, 'View: Close All Editors');
     await openFile(page, 'sample.ts');
     await page.keyboard.press('Control+End');
@@ -71,8 +73,19 @@ describe('Editor commands in the real editor', function () {
     assert.ok(!text.includes('```'));
     await accept.click();
     await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
-    await page.locator('.monaco-editor .view-lines').first().click();
-    await runCommand(page, 'File: Revert File');
+    // Accepted code is the user's: auto-save (on in code-server, paused during the review) writes it at once.
+    // Putting the file back on disk is then what gives later tests the fixture's sample.ts.
+    await until(
+      () => readFileSync(file, 'utf8').includes('multiplyTwoNumbers'),
+      10_000,
+      'the accepted code saved',
+    );
+    writeFileSync(file, original);
+    await until(
+      async () => !(await editorText(page)).includes('multiplyTwoNumbers'),
+      10_000,
+      'the editor to show the file as it is on disk',
+    );
   });
 
   it('Generate Image: Enter accepts every default, the image is saved and opened', async () => {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Segment } from '../../review/diff';
 import { ReviewModel } from '../../review/model';
 import { StreamingDiff } from '../../review/streaming';
+import { AutoSaveGuard } from './autoSaveGuard';
 import { EditReview, type ReviewSnapshot } from './editReview';
 import type { InlineEdit } from './inlineEdit';
 import { ReviewSession } from './reviewSession';
@@ -17,11 +18,17 @@ type Active =
 export class ReviewController implements vscode.Disposable {
   private readonly view = new EditReview();
   private active: Active | undefined;
+  private readonly autoSave = new AutoSaveGuard();
+  /** Settles once auto-save is off for the document of the edit in progress. */
+  private autoSaveOff: Promise<void> = Promise.resolve();
+  /** Set while the question asked on closing the reviewed file waits for an answer. */
+  private asking = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor() {
     this.subscriptions.push(
       this.view,
+      this.autoSave,
       vscode.commands.registerCommand('modelGateway.acceptEdit', () => this.acceptAll()),
       vscode.commands.registerCommand('modelGateway.rejectEdit', () => this.rejectAll()),
       vscode.commands.registerCommand('modelGateway.acceptHunk', (id?: number) => this.acceptHunk(id)),
@@ -29,10 +36,12 @@ export class ReviewController implements vscode.Disposable {
       vscode.commands.registerCommand('modelGateway.nextHunk', () => this.reveal(1)),
       vscode.commands.registerCommand('modelGateway.previousHunk', () => this.reveal(-1)),
       vscode.workspace.onDidCloseTextDocument((doc) => {
-        if (this.active?.kind === 'review' && doc === this.active.session.document) this.finish();
+        // While the close question waits, the review outlives its document: Cancel opens the file again.
+        if (this.active?.kind === 'review' && doc === this.active.session.document && !this.asking)
+          this.finish();
       }),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
-        if (e.closed.length > 0) void this.askOnClose();
+        if (e.closed.length > 0) void this.askOnClose(e.closed);
       }),
     );
   }
@@ -47,10 +56,21 @@ export class ReviewController implements vscode.Disposable {
     return this.view.snapshot;
   }
 
-  /** Starts showing a streaming edit of `original`. */
+  /** Starts showing a streaming edit of `original`, and turns auto-save off for its document. */
   startStreaming(edit: InlineEdit, abort: AbortController, original: string): void {
     this.active = { kind: 'streaming', edit, abort, diff: new StreamingDiff(original) };
+    this.autoSaveOff = this.autoSave.hold(edit.document);
     this.view.showStreaming(edit, []);
+  }
+
+  /** Settles once auto-save is off for the edit's document: wait for it before writing the proposal. */
+  whenAutoSaveOff(): Promise<void> {
+    return this.autoSaveOff;
+  }
+
+  /** Notes auto-save suspensions in `memento`, and ends one that an earlier session left behind. */
+  recoverAutoSave(memento: vscode.Memento): Promise<void> {
+    return this.autoSave.recover(memento);
   }
 
   /** Shows the diff of the part streamed so far; `code` is what the region now holds. */
@@ -63,6 +83,7 @@ export class ReviewController implements vscode.Disposable {
 
   /** Diffs the finished stream ahead across event-loop turns, so `finalSegments` and `startReview` block little. */
   async prepare(code: string): Promise<void> {
+    await this.autoSaveOff;
     if (this.active?.kind !== 'streaming') return;
     const { diff, edit } = this.active;
     await diff.prepare(toEol(edit.document, code), () => new Promise((resolve) => setImmediate(resolve)));
@@ -96,6 +117,7 @@ export class ReviewController implements vscode.Disposable {
     if (this.active?.kind === 'review') this.active.session.dispose();
     this.active = undefined;
     this.view.clear();
+    void this.autoSave.release();
   }
 
   private changed(): void {
@@ -175,28 +197,72 @@ export class ReviewController implements vscode.Disposable {
     return true;
   }
 
-  /** When the reviewed file's last tab closes, asks whether to keep the changes left, and ends the review. */
-  private async askOnClose(): Promise<void> {
-    if (this.active?.kind !== 'review') return;
+  /**
+   * When the reviewed file's last tab closes, asks whether to keep the changes left. VS Code cannot veto a
+   * close, so Cancel opens the file again in its group, with the review as it was.
+   */
+  private async askOnClose(closed: readonly vscode.Tab[]): Promise<void> {
+    if (this.active?.kind !== 'review' || this.asking) return;
     const session = this.active.session;
     const uri = session.document.uri.toString();
-    const open = vscode.window.tabGroups.all.some((g) =>
-      g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri),
-    );
-    if (open) return;
+    const isReviewed = (t: vscode.Tab): boolean =>
+      t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri;
+    const tab = closed.find(isReviewed);
+    if (!tab || vscode.window.tabGroups.all.some((g) => g.tabs.some(isReviewed))) return;
+    const text = session.document.getText();
     const name = vscode.workspace.asRelativePath(session.document.uri);
+    const keep = vscode.l10n.t('Keep');
     const discard = vscode.l10n.t('Discard');
-    const answer = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Keep the changes still under review in {0}?', name),
-      { modal: true },
-      vscode.l10n.t('Keep'),
-      discard,
-    );
-    if (this.active?.kind !== 'review' || this.active.session !== session) return;
-    // Dismissing the question keeps the file as it is: nothing the user can see is undone behind their back.
-    if (answer !== discard) session.acceptAll();
-    else if (await session.reject(session.model.pending.map((h) => h.id))) await session.document.save();
-    this.finish();
+    this.asking = true;
+    try {
+      const answer = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Keep the changes still under review in {0}?', name),
+        { modal: true },
+        keep,
+        discard,
+      );
+      if (this.active?.kind !== 'review' || this.active.session !== session) return;
+      if (answer === keep) {
+        session.acceptAll();
+        return;
+      }
+      const current = await this.reattach(session, text);
+      if (!current) {
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            "{0} changed while it was closed, so its review ended. Use Undo or the file's history to go back.",
+            name,
+          ),
+        );
+        this.finish();
+      } else if (answer === discard) {
+        if (await current.reject(current.model.pending.map((h) => h.id))) await current.document.save();
+        this.finish();
+      } else {
+        await vscode.window.showTextDocument(current.document, {
+          viewColumn: tab.group.viewColumn,
+          preview: false,
+        });
+      }
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /**
+   * The review's session on the open document of its file: the same one, or, when VS Code closed the document
+   * with its tab, a new one on the reopened document, if it still holds `text`.
+   */
+  private async reattach(session: ReviewSession, text: string): Promise<ReviewSession | undefined> {
+    // Opening it also holds the document for the extension, so it is not closed while we use it.
+    const document = await vscode.workspace.openTextDocument(session.document.uri);
+    if (document === session.document) return session;
+    if (document.getText() !== text) return undefined;
+    const next = new ReviewSession(document, session.model, () => this.changed());
+    session.dispose();
+    this.active = { kind: 'review', session: next };
+    this.view.showReview(next);
+    return next;
   }
 
   dispose(): void {

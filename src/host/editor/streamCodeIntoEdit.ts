@@ -33,6 +33,8 @@ export async function streamCodeIntoEdit(
           if (event.type !== 'text') continue;
           text += event.text;
           if (Date.now() - lastEdit >= EDIT_INTERVAL_MS) {
+            // The request went out at once; the first edit waits until auto-save cannot write the proposal.
+            await review.whenAutoSaveOff();
             lastEdit = Date.now();
             const partial = extractCode(text, false);
             void edit.setCode(partial).then((ok) => ok && review.preview(partial));
