@@ -298,7 +298,10 @@ describe('Chat context in the real editor', function () {
     await messageBox(frame).press('Enter');
     const sent = await nextUserMessage(before);
     assert.match(sent, /<attachment kind="terminal"/);
-    assert.ok(sent.includes('$ echo ctx-term-$((6*7))-m4rk\n'), 'the command line travelled');
+    assert.ok(
+      sent.includes('$ echo ctx-term-$((6*7))-m4rk\n'),
+      `the command line travelled: ${JSON.stringify(sent.slice(0, 600))}`,
+    );
     // VS Code itself drops the output of a command that ends at once before any extension can read it (see
     // terminalCapture.ts); then the chip and the block say so instead of sending an empty output.
     const captured = sent.includes('$ echo ctx-term-$((6*7))-m4rk\nctx-term-42-m4rk\n');
