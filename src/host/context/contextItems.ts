@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { formatTerminalRun } from '../../chat/context/terminalOutput';
 import type { ContextChip } from '../../contextProtocol';
 import {
   problemsText,
@@ -100,23 +101,21 @@ export function problemsItem(scope: vscode.Uri | undefined, env: ReadEnv): Promi
   );
 }
 
-/** The output of the active terminal's last command, as it was when attached. */
+/**
+ * The output of the active terminal's last command, as it was when attached. When its output never reached the
+ * extension, the chip and the block say so: an empty block would read as a command that printed nothing.
+ */
 export async function terminalItem(capture: TerminalCapture, env: ReadEnv): Promise<Made> {
   const last = capture.lastCommand();
   if ('unavailable' in last) return { ok: false, message: last.unavailable };
   const { terminal, command } = last;
-  const exit = command.exitCode === undefined ? '' : ` (exit code ${command.exitCode})`;
-  const content =
-    `$ ${command.commandLine}\n${command.output}\n${exit ? `[${exit.trim().slice(1, -1)}]` : ''}`.trimEnd();
-  const snapshot = textAttachment(
-    'terminal',
-    vscode.l10n.t('Terminal: {0}', terminal.name),
-    content,
-    env,
-    'shellscript',
-  );
+  const name =
+    command.output === undefined
+      ? vscode.l10n.t('Terminal: {0} (output not captured)', terminal.name)
+      : vscode.l10n.t('Terminal: {0}', terminal.name);
+  const snapshot = textAttachment('terminal', name, formatTerminalRun(command), env, 'shellscript');
   return made(
-    `terminal:${command.commandLine}:${command.output.length}`,
+    `terminal:${command.commandLine}:${command.output?.length ?? 'missed'}`,
     async () => snapshot,
     async () => terminal.show(),
     env,

@@ -1,38 +1,46 @@
-import stripAnsi from 'strip-ansi';
 import * as vscode from 'vscode';
-
-/** Output beyond this is dropped from the start: the end of a long build log is the part that explains it. */
-const MAX_OUTPUT_CHARS = 200_000;
-
-/** The last finished command of a terminal, with its output as plain text. */
-export interface TerminalCommand {
-  commandLine: string;
-  output: string;
-  exitCode: number | undefined;
-}
+import {
+  OutputBuffer,
+  RunHistory,
+  TERMINAL_LIMITS,
+  type TerminalLimits,
+  type TerminalRun,
+} from '../../chat/context/terminalOutput';
 
 /**
- * Keeps the output of the last command of every terminal, read through shell integration. Output can only be
- * read while a command runs, so it is collected from the start of each execution, not on request.
+ * Keeps the last commands of every terminal, read through shell integration. VS Code hands a command's output
+ * only to readers present while it runs, so every execution is read from its start, not when attached.
+ *
+ * Even so, VS Code loses the output of a command that finishes at once: its start, output and end reach the
+ * extension host together, and `read()` only begins listening a microtask after it is called, after the
+ * output has gone by. Such a command is kept with its output marked as not captured, never as empty.
  */
 export class TerminalCapture implements vscode.Disposable {
-  private readonly last = new WeakMap<vscode.Terminal, TerminalCommand>();
+  private readonly history: RunHistory<vscode.Terminal>;
   private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
 
-  constructor() {
+  constructor(private readonly limits: TerminalLimits = TERMINAL_LIMITS) {
+    this.history = new RunHistory(limits);
     this.disposables.push(
       vscode.window.onDidStartTerminalShellExecution((event) => void this.collect(event)),
+      vscode.window.onDidCloseTerminal((terminal) => this.history.delete(terminal)),
     );
   }
 
+  /** The terminal's finished commands, oldest first (at most `limits.maxRuns`). */
+  runs(terminal: vscode.Terminal): readonly TerminalRun[] {
+    return this.history.list(terminal);
+  }
+
   /** The active terminal's last command, or a sentence saying why there is none. */
-  lastCommand(): { terminal: vscode.Terminal; command: TerminalCommand } | { unavailable: string } {
+  lastCommand(): { terminal: vscode.Terminal; command: TerminalRun } | { unavailable: string } {
     const terminal = vscode.window.activeTerminal;
     if (!terminal)
       return {
         unavailable: vscode.l10n.t('No terminal is open: run the command in the integrated terminal first.'),
       };
-    const command = this.last.get(terminal);
+    const command = this.history.last(terminal);
     if (command) return { terminal, command };
     if (!terminal.shellIntegration) {
       return {
@@ -51,36 +59,36 @@ export class TerminalCapture implements vscode.Disposable {
   }
 
   private async collect(event: vscode.TerminalShellExecutionStartEvent): Promise<void> {
-    let drained!: () => void;
-    const ended = exitCodeOf(event, new Promise<void>((resolve) => (drained = resolve)));
-    let raw = '';
-    try {
-      for await (const data of event.execution.read()) {
-        raw += data;
-        if (raw.length > MAX_OUTPUT_CHARS * 2) raw = raw.slice(-MAX_OUTPUT_CHARS * 2);
-      }
-    } catch {
-      // A terminal killed mid-command ends the stream with an error; keep what arrived.
-    }
-    drained();
-    const output = cleanOutput(raw).slice(-MAX_OUTPUT_CHARS);
-    const exit = await ended;
-    this.last.set(event.terminal, { commandLine: event.execution.commandLine.value, output, exitCode: exit });
+    const run = await readExecution(event.execution, this.limits.maxOutputChars);
+    if (!this.disposed) this.history.add(event.terminal, run);
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.history.clear();
     vscode.Disposable.from(...this.disposables).dispose();
   }
 }
 
-/** Escape sequences out, carriage-return overwrites resolved to their last state, line ends normalised. */
-export function cleanOutput(raw: string): string {
-  return stripAnsi(raw)
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .map((line) => line.slice(line.lastIndexOf('\r') + 1))
-    .join('\n')
-    .trimEnd();
+/**
+ * Reads one execution to its end: its plain output (`undefined` when none arrived) and exit code. Call it as the
+ * execution starts; for a command the extension runs itself, call it right after `executeCommand`, so that the
+ * reader is listening before the command starts and nothing is lost.
+ */
+export async function readExecution(
+  execution: vscode.TerminalShellExecution,
+  maxOutputChars: number,
+): Promise<TerminalRun> {
+  const buffer = new OutputBuffer(maxOutputChars);
+  let drained!: () => void;
+  const ended = exitCodeOf(execution, new Promise<void>((resolve) => (drained = resolve)));
+  try {
+    for await (const data of execution.read()) buffer.append(data);
+  } catch {
+    // A terminal killed mid-command ends the stream with an error; keep what arrived.
+  }
+  drained();
+  return buffer.finish(execution.commandLine.value, await ended);
 }
 
 /**
@@ -88,21 +96,27 @@ export function cleanOutput(raw: string): string {
  * closes; once the stream is drained (`drained` resolves) it waits one more second at most.
  */
 async function exitCodeOf(
-  event: vscode.TerminalShellExecutionStartEvent,
+  execution: vscode.TerminalShellExecution,
   drained: Promise<void>,
 ): Promise<number | undefined> {
   let listener: vscode.Disposable | undefined;
+  let cancelWait = (): void => undefined;
   const ended = new Promise<number | undefined>((resolve) => {
     listener = vscode.window.onDidEndTerminalShellExecution((end) => {
-      if (end.execution === event.execution) resolve(end.exitCode);
+      if (end.execution === execution) resolve(end.exitCode);
     });
   });
   const late = drained.then(
-    () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000)),
+    () =>
+      new Promise<undefined>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        cancelWait = () => clearTimeout(timer);
+      }),
   );
   try {
     return await Promise.race([ended, late]);
   } finally {
+    cancelWait();
     listener?.dispose();
   }
 }
