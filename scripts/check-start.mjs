@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

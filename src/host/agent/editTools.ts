@@ -58,6 +58,7 @@ async function currentText(
     if (stat.size > MAX_EDIT_BYTES)
       return {
         result: {
+          // l10n-exempt: read by the model
           content: `Refused ${JSON.stringify(target.shown)}: it is ${stat.size} bytes, too large to edit with this tool.`,
           isError: true,
         },
@@ -75,7 +76,7 @@ async function currentText(
 async function placeForWrite(
   env: EditEnv,
   path: string,
-  verb: string,
+  question: (shown: string, pattern: string | undefined) => string,
   signal: AbortSignal,
   options: { alwaysAsk?: boolean; reads?: boolean } = {},
 ): Promise<ResolvedPath | { result: ToolResult }> {
@@ -88,13 +89,10 @@ async function placeForWrite(
   const alwaysAsk = options.alwaysAsk ?? false;
   const pattern = protectingPattern(target.path, env.protectedPatterns());
   if (pattern !== undefined || alwaysAsk) {
-    const question =
-      pattern !== undefined
-        ? vscode.l10n.t('{0} {1}? It is a protected file ({2}).', verb, target.shown, pattern)
-        : vscode.l10n.t('{0} {1}?', verb, target.shown);
-    if (!(await env.approve(question, signal)))
+    if (!(await env.approve(question(target.shown, pattern), signal)))
       return {
         result: {
+          // l10n-exempt: read by the model
           content: `The user declined: ${target.shown} was not changed${pattern !== undefined ? ` (a protected file, "${pattern}")` : ''}. Do not try to change it another way.`,
           isError: true,
           summary: vscode.l10n.t('Skipped {0}', target.shown),
@@ -150,7 +148,13 @@ export function editFileTool(env: EditEnv): HostTool {
     const edits = (Array.isArray(input.edits) ? input.edits : []).map(
       (e: Record<string, unknown>): ExactEdit => ({ oldText: text(e?.oldText), newText: text(e?.newText) }),
     );
-    const target = await placeForWrite(env, path, vscode.l10n.t('Edit'), signal, { reads: true });
+    const target = await placeForWrite(
+      env,
+      path,
+      (shown, pattern) => vscode.l10n.t('Edit {0}? It is a protected file ({1}).', shown, pattern ?? ''),
+      signal,
+      { reads: true },
+    );
     if ('result' in target) return target.result;
     const current = await currentText(target);
     if ('result' in current) return current.result;
@@ -175,6 +179,7 @@ export function editFileTool(env: EditEnv): HostTool {
     });
     const where = inBuffer ? ' (in the editor, where the file has unsaved changes)' : '';
     return {
+      // l10n-exempt: read by the model
       content: `Edited ${target.shown}${where}: ${edits.length} edit(s) applied.`,
       summary: vscode.l10n.t('Edited {0} +{1} −{2}', target.shown, added, removed),
     };
@@ -186,7 +191,12 @@ export function createFileTool(env: EditEnv): HostTool {
   return async (input, signal) => {
     const path = text(input.path);
     const content = text(input.content);
-    const target = await placeForWrite(env, path, vscode.l10n.t('Create'), signal);
+    const target = await placeForWrite(
+      env,
+      path,
+      (shown, pattern) => vscode.l10n.t('Create {0}? It is a protected file ({1}).', shown, pattern ?? ''),
+      signal,
+    );
     if ('result' in target) return target.result;
     const exists = await Promise.resolve(vscode.workspace.fs.stat(target.uri)).then(
       () => true,
@@ -204,6 +214,7 @@ export function createFileTool(env: EditEnv): HostTool {
     const { added, removed } = stats(before, content);
     env.noteChange({ path: target.shown, created: before === 'absent', deleted: false, added, removed });
     return {
+      // l10n-exempt: read by the model
       content: `Created ${target.shown} (${content.split('\n').length} lines).`,
       summary: vscode.l10n.t('Created {0} +{1}', target.shown, added),
     };
@@ -214,7 +225,16 @@ export function createFileTool(env: EditEnv): HostTool {
 export function deleteFileTool(env: EditEnv): HostTool {
   return async (input, signal) => {
     const path = text(input.path);
-    const target = await placeForWrite(env, path, vscode.l10n.t('Delete'), signal, { alwaysAsk: true });
+    const target = await placeForWrite(
+      env,
+      path,
+      (shown, pattern) =>
+        pattern === undefined
+          ? vscode.l10n.t('Delete {0}?', shown)
+          : vscode.l10n.t('Delete {0}? It is a protected file ({1}).', shown, pattern),
+      signal,
+      { alwaysAsk: true },
+    );
     if ('result' in target) return target.result;
     let bytes: Uint8Array;
     try {
@@ -228,6 +248,7 @@ export function deleteFileTool(env: EditEnv): HostTool {
     const removed = before === 'absent' ? 0 : beforeText(before).split('\n').length;
     env.noteChange({ path: target.shown, created: before === 'absent', deleted: true, added: 0, removed });
     return {
+      // l10n-exempt: read by the model
       content: `Deleted ${target.shown}.`,
       summary: vscode.l10n.t('Deleted {0}', target.shown),
     };

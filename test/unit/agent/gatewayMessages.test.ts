@@ -141,7 +141,7 @@ describe('agent conversation as gateway messages', () => {
     assert.deepEqual(messages.slice(2), [
       {
         role: 'assistant',
-        content: '',
+        content: null,
         tool_calls: [
           { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
           { id: 'c2', type: 'function', function: { name: 'search_text', arguments: '{"query":"\\"x\\""}' } },
