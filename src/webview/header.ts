@@ -85,7 +85,7 @@ export class Header {
   }
 
   /** Shows the conversation's mode (Ask or Agent) and whether Agent is offered. */
-  setMode(mode: ChatMode | undefined, agent: AgentAvailability): void {
+  setMode(mode: ChatMode | undefined, agent: AgentAvailability | undefined): void {
     this.mode.update(mode, agent);
   }
 

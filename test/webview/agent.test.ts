@@ -2,7 +2,7 @@
 // files with Keep and Undo, the meter, Continue and Restore Checkpoint, by their accessible names.
 import * as assert from 'node:assert/strict';
 import type { AgentRun } from '../../src/chat/agentTurn';
-import type { HostToWebview } from '../../src/protocol';
+import type { AgentAvailability, HostToWebview } from '../../src/protocol';
 import {
   changedFile,
   EDIT_ROW,
@@ -311,6 +311,29 @@ describe('agent mode (Chromium, real bundle)', function () {
     assert.match(await list.locator('.agent-files-summary').innerText(), /^1 file changed/);
   });
 
+  it('in a narrow view the changed files wrap inside their box, each path readable', async () => {
+    const { page } = hp;
+    await page.setViewportSize({ width: 260, height: 800 });
+    await send({ type: 'state', state: viewState([user('q'), assistant('', { agent: storedRun() })]) });
+    await frames(page);
+    const report = await page.evaluate(() => {
+      const box = document.querySelector('.agent-files')?.getBoundingClientRect();
+      const rows = Array.from(document.querySelectorAll('.agent-file'));
+      return {
+        overflowing: rows.flatMap((row) =>
+          Array.from(row.children)
+            .filter((child) => box && child.getBoundingClientRect().right > box.right)
+            .map((child) => `${(row as HTMLElement).dataset.path}: ${child.className}`),
+        ),
+        cutPaths: rows
+          .map((row) => row.querySelector<HTMLElement>('.agent-file-path'))
+          .filter((path) => path && path.scrollWidth > path.clientWidth)
+          .map((path) => path?.textContent),
+      };
+    });
+    assert.deepEqual(report, { overflowing: [], cutPaths: [] });
+  });
+
   it('the meter, Continue at the step limit, and Copy of the run', async () => {
     const { page } = hp;
     const turnId = await streamRun();
@@ -465,6 +488,11 @@ describe('agent mode (Chromium, real bundle)', function () {
     assert.equal(await mode.isHidden(), true);
     await send({ type: 'mode', mode: 'ask', agent: { enabled: true } });
     assert.equal(await mode.isVisible(), true);
+    // A host that says nothing of the agent offers none.
+    await send({ type: 'state', state: { ...state, agent: undefined as unknown as AgentAvailability } });
+    assert.equal(await mode.isHidden(), true);
+    assert.deepEqual(hp.errors, []);
+    await send({ type: 'mode', mode: 'ask', agent: { enabled: true } });
     // The model picker is still there, beside it.
     assert.equal(await page.getByRole('combobox', { name: 'Model', exact: true }).isVisible(), true);
   });

@@ -26,7 +26,9 @@ export class ModeSelect {
   }
 
   /** Shows the conversation's mode and whether Agent is offered (hidden when off, disabled with a reason). */
-  update(mode: ChatMode | undefined, agent: AgentAvailability): void {
+  update(mode: ChatMode | undefined, availability: AgentAvailability | undefined): void {
+    // A host that says nothing of the agent (an older build) offers none.
+    const agent = availability ?? { enabled: false };
     const reason = agent.enabled ? agent.disabledReason : undefined;
     // With Agent off, Ask would be the only choice: the select goes rather than offering nothing to pick.
     this.element.hidden = !agent.enabled;
