@@ -142,10 +142,18 @@ export class Transcript {
     const view = this.views.get(message.turnId);
     const live = view instanceof AssistantMessageView ? view : undefined;
     switch (message.type) {
-      case 'agentRow':
+      case 'agentRow': {
+        const before = run.parts.find((part) => part.kind === 'tool' && part.id === message.row.id);
         putAgentRow(run, message.row);
         live?.putAgentRow(message.row);
+        // A call that waits for the user is said once, when it starts waiting: nothing goes on without a click.
+        const wasWaiting = before?.kind === 'tool' && before.status === 'awaitingApproval';
+        if (message.row.status === 'awaitingApproval' && !wasWaiting)
+          this.handlers.announce(
+            l10n.t('Waiting for your approval: {0}', message.row.approval ?? message.row.summary),
+          );
         break;
+      }
       case 'agentFiles':
         run.files = message.files;
         live?.setAgentFiles(message.files);
@@ -155,6 +163,8 @@ export class Transcript {
         live?.setAgentMeter(message.meter);
         break;
       case 'agentPaused':
+        if (message.paused && !run.paused)
+          this.handlers.announce(l10n.t('The run reached its step limit. Continue?'));
         run.paused = message.paused;
         live?.setAgentPaused(message.paused);
         break;

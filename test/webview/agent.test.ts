@@ -18,6 +18,8 @@ import {
 import { assistant, user, viewState } from './fixtures';
 import { frames, type HarnessPage } from './harness';
 import { usePagePerTest } from './pageHooks';
+import { XSS_VECTORS } from './xssCorpus';
+import { HARNESS_PATHS } from './xssRules';
 
 /** Resolves once the page has handled every message sent before (window messages arrive in order). */
 function delivered(hp: HarnessPage): Promise<void> {
@@ -164,6 +166,61 @@ describe('agent mode (Chromium, real bundle)', function () {
     assert.equal(await details.isHidden(), true);
   });
 
+  it("every XSS vector as a row's summary, input, result, approval and file path stays text", async () => {
+    const { page } = hp;
+    const rows = XSS_VECTORS.map((vector, i) =>
+      toolRow(`call_${i}`, vector.markdown, {
+        input: JSON.stringify({ path: vector.markdown }),
+        result: vector.markdown,
+        status: i % 3 === 0 ? 'awaitingApproval' : 'error',
+        approval: vector.markdown,
+      }),
+    );
+    const files = XSS_VECTORS.map((vector, i) => changedFile(`${i}/${vector.markdown}`, 1, 1));
+    await send({
+      type: 'state',
+      state: viewState([
+        user('q'),
+        assistant('', { agent: { parts: rows, files, rules: [XSS_VECTORS[0].markdown] } }),
+      ]),
+    });
+    for (const head of await page.locator('.agent-tool-head').all()) await head.click();
+    await frames(page);
+    const report = await page.evaluate(() => {
+      const run = document.querySelector('.agent-run');
+      return {
+        xss: window.__xssCount,
+        violations: window.__violations,
+        elements: Array.from(
+          run?.querySelectorAll('img, script, iframe, a, svg, style, object, embed, form') ?? [],
+        ).map((el) => el.tagName),
+        results: Array.from(
+          run?.querySelectorAll('.agent-tool-details .agent-tool-section:last-child pre') ?? [],
+        ).map((pre) => pre.textContent),
+        summaries: Array.from(run?.querySelectorAll('.agent-tool-summary') ?? []).map((el) => el.textContent),
+        paths: Array.from(run?.querySelectorAll('.agent-file-path') ?? []).map((el) => el.textContent),
+      };
+    });
+    await page.waitForTimeout(300);
+    assert.equal(report.xss + (await page.evaluate(() => window.__xssCount)), 0, 'a vector executed');
+    assert.deepEqual(report.violations, []);
+    assert.deepEqual(report.elements, []);
+    assert.deepEqual(
+      report.results,
+      XSS_VECTORS.map((v) => v.markdown),
+    );
+    assert.deepEqual(
+      report.summaries,
+      XSS_VECTORS.map((v) => v.markdown),
+    );
+    assert.deepEqual(
+      report.paths,
+      XSS_VECTORS.map((v, i) => `${i}/${v.markdown}`),
+    );
+    const foreign = hp.requests.filter((url) => !HARNESS_PATHS.has(new URL(url).pathname));
+    assert.deepEqual(foreign, [], 'requests left the harness');
+  });
+
   it('Approve and Skip post the decision for their call, then go', async () => {
     const { page } = hp;
     const turn = assistant('', {
@@ -184,6 +241,12 @@ describe('agent mode (Chromium, real bundle)', function () {
     await ask('call_a', '.vscode/settings.json');
     await ask('call_b', '.vscode/tasks.json');
     await page.getByText('Edit .vscode/settings.json? It configures the editor.').waitFor();
+    // Screen readers hear that a call waits (the last one asked, once: the live region is not per token).
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[aria-live="polite"]')?.textContent ===
+        'Waiting for your approval: Edit .vscode/tasks.json? It configures the editor.',
+    );
     const first = page.locator('.agent-tool').nth(0);
     const second = page.locator('.agent-tool').nth(1);
     await first.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -350,6 +413,11 @@ describe('agent mode (Chromium, real bundle)', function () {
     assert.equal(await page.getByRole('button', { name: 'Continue' }).count(), 0);
     await send({ type: 'agentPaused', turnId, paused: true });
     await page.getByText('The run reached its step limit. Continue?').waitFor();
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[aria-live="polite"]')?.textContent ===
+        'The run reached its step limit. Continue?',
+    );
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     assert.deepEqual((await hp.posted()).at(-1), { type: 'agentContinue', turnId });
     assert.equal(await page.getByRole('button', { name: 'Continue' }).count(), 0, 'once asked, it goes');
