@@ -1,7 +1,12 @@
-/** An assistant turn: thinking, the streamed answer, end-of-answer notes, usage, Copy and Regenerate. */
+/**
+ * An assistant turn: thinking, the streamed answer (or an agent run's text, tool rows and changed files),
+ * end-of-answer notes, usage, Copy and Regenerate.
+ */
 import * as l10n from '@vscode/l10n';
+import type { AgentMeter, AgentRun, AgentToolRow, ChangedFile } from '../chat/agentTurn';
 import type { AssistantTurn, TurnError } from '../chat/types';
 import type { HostToWebview } from '../protocol';
+import { AgentRunView } from './agent/agentRunView';
 import { h, iconButton } from './dom';
 import { turnHeader, type TurnContext, type TurnView } from './messageView';
 import { renderMarkdownOnce, StreamRenderer } from './streamRenderer';
@@ -19,6 +24,8 @@ export class AssistantMessageView implements TurnView {
   private readonly usage: HTMLElement;
   private readonly regenerateButton: HTMLButtonElement;
   private renderer: StreamRenderer | undefined;
+  /** Agent mode: the run, drawn in place of the answer. */
+  private run: AgentRunView | undefined;
   private thinking: ThinkingView | undefined;
   private isLast = false;
   private busy = false;
@@ -31,7 +38,9 @@ export class AssistantMessageView implements TurnView {
     this.turn = { ...turn };
     const streaming = turn.status === 'streaming';
     this.answer = h('div', { class: 'markdown answer' });
-    if (streaming) {
+    if (turn.agent) {
+      this.run = new AgentRunView(turn.agent, turn.id, (message) => context.post(message), streaming);
+    } else if (streaming) {
       this.renderer = new StreamRenderer(this.answer);
       this.renderer.append(turn.content);
     } else {
@@ -52,7 +61,7 @@ export class AssistantMessageView implements TurnView {
     );
     this.regenerateButton.hidden = true;
     const copy = iconButton('copy', l10n.t('Copy message'), () =>
-      context.post({ type: 'copy', text: this.turn.content }),
+      context.post({ type: 'copy', text: this.content }),
     );
     this.extras = h('div', { class: 'turn-extras' });
     this.usage = h('span', { class: 'usage' });
@@ -65,7 +74,7 @@ export class AssistantMessageView implements TurnView {
       },
       turnHeader('sparkle', turn.model, h('div', { class: 'turn-actions' })),
       this.thinking?.element,
-      this.answer,
+      this.run?.element ?? this.answer,
       this.extras,
       h(
         'div',
@@ -78,9 +87,9 @@ export class AssistantMessageView implements TurnView {
     this.renderExtras();
   }
 
-  /** The whole answer text so far. */
+  /** The whole answer text so far (an agent run's: its text parts). */
   get content(): string {
-    return this.turn.content;
+    return this.run ? this.run.text : this.turn.content;
   }
 
   /** Token usage of the finished answer, if reported. */
@@ -106,12 +115,15 @@ export class AssistantMessageView implements TurnView {
           streaming: true,
           toggled: (open) => this.context.post({ type: 'setThinkingOpen', turnId, open }),
         });
-        this.answer.before(this.thinking.element);
+        (this.run?.element ?? this.answer).before(this.thinking.element);
       }
       this.thinking.append(reasoning);
       this.turn.reasoning = (this.turn.reasoning ?? '') + reasoning;
     }
-    if (text) {
+    if (text && this.run) {
+      this.thinking?.endReasoning();
+      this.run.appendText(text);
+    } else if (text) {
       this.thinking?.endReasoning();
       this.turn.content += text;
       this.renderer ??= new StreamRenderer(this.answer);
@@ -129,7 +141,43 @@ export class AssistantMessageView implements TurnView {
     this.thinking?.finish(event.reasoningMs);
     this.renderer?.finish();
     this.renderer = undefined;
+    this.run?.finish();
     this.renderExtras();
+  }
+
+  /** Agent mode: a tool row added or changed. */
+  putAgentRow(row: AgentToolRow): void {
+    this.agentRun().putRow(row);
+  }
+
+  /** Agent mode: the run's changed files. */
+  setAgentFiles(files: ChangedFile[]): void {
+    this.agentRun().setFiles(files);
+  }
+
+  /** Agent mode: the run's token meter. */
+  setAgentMeter(meter: AgentMeter): void {
+    this.agentRun().setMeter(meter);
+  }
+
+  /** Agent mode: the run paused at its step limit (Continue shows), or went on. */
+  setAgentPaused(paused: boolean): void {
+    this.agentRun().setPaused(paused);
+  }
+
+  /** The turn's run; a turn that began as an answer becomes a run, its text so far the run's first part. */
+  private agentRun(): AgentRunView {
+    if (this.run) return this.run;
+    const streaming = this.turn.status === 'streaming';
+    const run: AgentRun = {
+      parts: this.turn.content ? [{ kind: 'text', text: this.turn.content }] : [],
+      files: [],
+    };
+    this.renderer?.finish();
+    this.renderer = undefined;
+    this.run = new AgentRunView(run, this.turn.id, (message) => this.context.post(message), streaming);
+    this.answer.replaceWith(this.run.element);
+    return this.run;
   }
 
   setPosition(isLast: boolean, busy: boolean): void {

@@ -1,6 +1,8 @@
-/** The header: model picker, running token total, New chat and History. */
+/** The header: Mode select, model picker, running token total, New chat and History. */
 import * as l10n from '@vscode/l10n';
-import type { ModelOption } from '../protocol';
+import type { ChatMode } from '../chat/agentTurn';
+import type { AgentAvailability, ModelOption } from '../protocol';
+import { ModeSelect } from './agent/modeSelect';
 import { h, iconButton } from './dom';
 
 /** The mark of a model that the server's list did not name (the words of issue 18). */
@@ -9,6 +11,7 @@ const notListed = (): string => l10n.t('not listed by the server');
 /** What the header asks of its owner. */
 interface HeaderHandlers {
   selectModel(model: string): void;
+  selectMode(mode: ChatMode): void;
   newChat(): void;
   toggleHistory(): void;
 }
@@ -19,6 +22,7 @@ export class Header {
   private readonly select: HTMLSelectElement;
   private readonly total: HTMLElement;
   private readonly historyButton: HTMLButtonElement;
+  private readonly mode: ModeSelect;
 
   constructor(handlers: HeaderHandlers) {
     this.select = h('select', {
@@ -33,9 +37,11 @@ export class Header {
     this.total = h('span', { class: 'token-total', title: l10n.t('Tokens used in this conversation') });
     this.historyButton = iconButton('history', l10n.t('History'), () => handlers.toggleHistory());
     this.historyButton.setAttribute('aria-pressed', 'false');
+    this.mode = new ModeSelect((mode) => handlers.selectMode(mode));
     this.element = h(
       'header',
       { class: 'header' },
+      this.mode.element,
       this.select,
       this.total,
       iconButton('add', l10n.t('New chat'), () => handlers.newChat()),
@@ -76,6 +82,11 @@ export class Header {
   /** The select's tooltip names the full id of the chosen model; its accessible name stays "Model". */
   private showSelectedId(): void {
     this.select.title = this.select.value ? l10n.t('Model: {0}', this.select.value) : l10n.t('Model');
+  }
+
+  /** Shows the conversation's mode (Ask or Agent) and whether Agent is offered. */
+  setMode(mode: ChatMode | undefined, agent: AgentAvailability | undefined): void {
+    this.mode.update(mode, agent);
   }
 
   /** Shows the conversation's running token total (hidden while zero). */

@@ -50,6 +50,7 @@ const transcript = new Transcript({
 
 const header = new Header({
   selectModel: (model) => post({ type: 'setModel', model }),
+  selectMode: (mode) => post({ type: 'setMode', mode }),
   newChat: () => {
     setHistoryOpen(false);
     post({ type: 'newChat' });
@@ -200,6 +201,7 @@ function applyState(state: ChatViewState): void {
   const same = saved.conversationId === state.conversation.id;
   conversationId = state.conversation.id;
   header.setModels(state.models, state.conversation.model);
+  header.setMode(state.conversation.mode, state.agent);
   history.update(state.history, conversationId);
   onboarding.update(state.onboarding);
   transcript.reset(state.conversation, state.busy, same ? saved.scrollFromBottom : undefined);
@@ -257,6 +259,18 @@ function handle(message: HostToWebview): void {
       break;
     case 'imageSources':
       transcript.imageSources(message.sources);
+      break;
+    case 'agentRow':
+    case 'agentFiles':
+    case 'agentMeter':
+    case 'agentPaused':
+      transcript.agent(message);
+      break;
+    case 'checkpoint':
+      transcript.checkpoint(message.turnId);
+      break;
+    case 'mode':
+      header.setMode(message.mode, message.agent);
       break;
   }
 }

@@ -1,4 +1,4 @@
-/** A user turn: its text (and quoted code), Copy, and inline Edit that resends. */
+/** A user turn: its text (and quoted code), Copy, inline Edit that resends, and Restore Checkpoint after a run. */
 import * as l10n from '@vscode/l10n';
 import type { UserTurn } from '../chat/types';
 import type { WebviewToHost } from '../protocol';
@@ -35,6 +35,9 @@ export class UserMessageView implements TurnView {
   readonly element: HTMLElement;
   private readonly body: HTMLElement;
   private readonly editButton: HTMLButtonElement;
+  private readonly actions: HTMLElement;
+  private restoreButton: HTMLButtonElement | undefined;
+  private busy = false;
   private content: string;
   private editor: HTMLElement | undefined;
 
@@ -50,6 +53,7 @@ export class UserMessageView implements TurnView {
       this.editButton,
       iconButton('copy', l10n.t('Copy message'), () => context.post({ type: 'copy', text: this.content })),
     );
+    this.actions = actions;
     this.body = h('div', { class: 'markdown user-text' });
     renderMarkdownOnce(this.body, turn.content);
     keepCopyOnly(this.body);
@@ -62,6 +66,17 @@ export class UserMessageView implements TurnView {
       this.body,
     );
     this.element.dataset.turnId = turn.id;
+    if (turn.checkpoint) this.showCheckpoint();
+  }
+
+  /** The run of this message changed files: Restore Checkpoint puts them (and later runs' changes) back. */
+  showCheckpoint(): void {
+    if (this.restoreButton) return;
+    this.restoreButton = iconButton('discard', l10n.t('Restore Checkpoint'), () =>
+      this.context.post({ type: 'restoreCheckpoint', turnId: this.turn.id }),
+    );
+    this.restoreButton.disabled = this.busy;
+    this.actions.prepend(this.restoreButton);
   }
 
   /** What was sent with the message, collapsed to chips; each opens the file at its lines (or the sent text). */
@@ -102,8 +117,10 @@ export class UserMessageView implements TurnView {
   }
 
   setPosition(_isLast: boolean, busy: boolean): void {
-    // Editing resends, which would race the answer that is still streaming.
+    // Editing resends, and restoring rewrites files, either of which would race the answer still streaming.
+    this.busy = busy;
     this.editButton.disabled = busy;
+    if (this.restoreButton) this.restoreButton.disabled = busy;
   }
 
   dispose(): void {

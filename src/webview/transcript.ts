@@ -4,6 +4,7 @@
  * history length.
  */
 import * as l10n from '@vscode/l10n';
+import { putAgentRow, type AgentRun } from '../chat/agentTurn';
 import type { Conversation, Turn } from '../chat/types';
 import type { HostToWebview, ImageSources } from '../protocol';
 import { AssistantMessageView } from './assistantView';
@@ -16,6 +17,11 @@ import { announcementFor } from './turnStatus';
 type Delta = Extract<HostToWebview, { type: 'delta' }>;
 type TurnFinished = Extract<HostToWebview, { type: 'turnFinished' }>;
 type ImageTurnMessage = Extract<HostToWebview, { type: 'imageTurn' }>;
+/** The host's messages about an agent run, each for one assistant turn. */
+type AgentMessage = Extract<
+  HostToWebview,
+  { type: 'agentRow' } | { type: 'agentFiles' } | { type: 'agentMeter' } | { type: 'agentPaused' }
+>;
 
 /**
  * Turns are built in batches (the first screen, then each load of older turns) of at most this many
@@ -123,6 +129,57 @@ export class Transcript {
     const view = this.views.get(message.turnId);
     if (view instanceof AssistantMessageView)
       view.appendDelta(message.text, message.reasoning, message.retractReasoning);
+  }
+
+  /** A change to an agent run: drawn by its view, and kept on the turn for a view built later (older turns). */
+  agent(message: AgentMessage): void {
+    const index = this.turns.findIndex((turn) => turn.id === message.turnId);
+    const turn = this.turns[index];
+    if (turn?.role !== 'assistant') return;
+    const run: AgentRun = turn.agent
+      ? { ...turn.agent, parts: [...turn.agent.parts] }
+      : { parts: turn.content ? [{ kind: 'text', text: turn.content }] : [], files: [] };
+    const view = this.views.get(message.turnId);
+    const live = view instanceof AssistantMessageView ? view : undefined;
+    switch (message.type) {
+      case 'agentRow': {
+        const before = run.parts.find((part) => part.kind === 'tool' && part.id === message.row.id);
+        putAgentRow(run, message.row);
+        live?.putAgentRow(message.row);
+        // A call that waits for the user is said once, when it starts waiting: nothing goes on without a click.
+        const wasWaiting = before?.kind === 'tool' && before.status === 'awaitingApproval';
+        if (message.row.status === 'awaitingApproval' && !wasWaiting)
+          this.handlers.announce(
+            l10n.t('Waiting for your approval: {0}', message.row.approval ?? message.row.summary),
+          );
+        break;
+      }
+      case 'agentFiles':
+        run.files = message.files;
+        live?.setAgentFiles(message.files);
+        break;
+      case 'agentMeter':
+        run.meter = message.meter;
+        live?.setAgentMeter(message.meter);
+        break;
+      case 'agentPaused':
+        if (message.paused && !run.paused)
+          this.handlers.announce(l10n.t('The run reached its step limit. Continue?'));
+        run.paused = message.paused;
+        live?.setAgentPaused(message.paused);
+        break;
+    }
+    this.turns[index] = { ...turn, agent: run };
+  }
+
+  /** A user turn's run changed files: its Restore Checkpoint shows. */
+  checkpoint(turnId: string): void {
+    const index = this.turns.findIndex((turn) => turn.id === turnId);
+    const turn = this.turns[index];
+    if (turn?.role !== 'user') return;
+    this.turns[index] = { ...turn, checkpoint: true };
+    const view = this.views.get(turnId);
+    if (view instanceof UserMessageView) view.showCheckpoint();
   }
 
   /** Ends an assistant turn and announces how it ended. */

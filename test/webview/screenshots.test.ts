@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Turn } from '../../src/chat/types';
+import { EDIT_ROW, FILES, METER, READ_ROW, SEARCH_ROW, storedRun, toolRow } from './agentFixtures';
 import { assistant, MODEL, user, viewState } from './fixtures';
 import { frames, ROOT } from './harness';
 import { useHarness } from './pageHooks';
@@ -156,4 +157,41 @@ describe('screenshots (Chromium, real bundle)', function () {
     assert.deepEqual(hp.errors, []);
     await hp.close();
   });
+
+  for (const [theme, name] of themes) {
+    it(`agent run with tool rows, an approval and changed files, ${name} theme`, async () => {
+      const hp = await harness.open({ theme, width: 440, height: 1100 });
+      const run = storedRun();
+      const waiting = toolRow('call_4', 'Edit .vscode/settings.json', {
+        name: 'edit_file',
+        status: 'awaitingApproval',
+        approval: 'Edit .vscode/settings.json? It configures the editor: it is written only after Approve.',
+      });
+      const failed = toolRow('call_5', 'Edit src/config.ts: oldText found 2 times', {
+        name: 'edit_file',
+        status: 'error',
+        input: '{"path":"src/config.ts","edits":[{"oldText":"return x;","newText":"return y;"}]}',
+        result: 'oldText is not unique in src/config.ts (2 matches, lines 14 and 40): add more context.',
+      });
+      const parts = [run.parts[0], READ_ROW, SEARCH_ROW, failed, EDIT_ROW, waiting, run.parts[4]];
+      const turns = [
+        user('Make parseConfig accept comments, with tests.', { checkpoint: true }),
+        assistant('', {
+          model: 'alpha-opus-4-1',
+          agent: { ...run, parts, files: FILES, meter: METER, rules: ['AGENTS.md', 'rules/style.md'] },
+        }),
+      ];
+      const state = viewState(turns);
+      await hp.send({
+        type: 'state',
+        state: { ...state, conversation: { ...state.conversation, mode: 'agent' } },
+      });
+      await hp.page.getByRole('button', { name: /^Edit src\/config\.ts: oldText/ }).click();
+      await hp.page.evaluate(() => document.fonts.ready);
+      await frames(hp.page, 3);
+      await hp.page.screenshot({ path: join(dir, `webview-agent-${name}.png`) });
+      assert.deepEqual(hp.errors, []);
+      await hp.close();
+    });
+  }
 });

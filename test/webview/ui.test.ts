@@ -20,6 +20,7 @@ describe('chat webview UI (Chromium, real bundle)', function () {
     await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
     await page.getByRole('combobox', { name: 'Model', exact: true }).waitFor();
+    await page.getByRole('combobox', { name: 'Mode', exact: true }).waitFor();
     await page.getByRole('button', { name: 'New chat', exact: true }).waitFor();
     await page.getByRole('button', { name: 'History', exact: true }).waitFor();
     await page.getByRole('article', { name: 'You', exact: true }).waitFor();
@@ -33,7 +34,10 @@ describe('chat webview UI (Chromium, real bundle)', function () {
       (await page.locator('details.thinking > summary').textContent()) ?? '',
       /^Thinking \(12s\)$/,
     );
-    const options = await page.locator('select option').allTextContents();
+    const options = await page
+      .getByRole('combobox', { name: 'Model', exact: true })
+      .locator('option')
+      .allTextContents();
     assert.deepEqual(options, ['Alpha Sonnet 4.5', 'Alpha Opus 4.1', 'local-llama']);
     assert.deepEqual(
       await page
