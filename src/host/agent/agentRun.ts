@@ -68,6 +68,13 @@ function pendingSummary(call: AgentToolCall): string {
   return typeof arg === 'string' ? `${call.name} ${arg}` : call.name;
 }
 
+/** A failed call's row: what it tried, and the first words of why ("edit_file src/a.ts: oldText occurs 2 times"). */
+function failedSummary(tried: string, result: ToolResult): string {
+  if (!result.isError) return tried;
+  const why = result.content.replace(/^Error:\s*/, '').split(/(?<=[.;])\s|\n/)[0] ?? '';
+  return `${tried}: ${why.length > 60 ? `${why.slice(0, 59)}…` : why}`;
+}
+
 /** Runs (or continues) the agent for `turn`, which answers the user turn `userTurnId`. */
 export class AgentRunner {
   private row = new Map<string, AgentToolRow>();
@@ -223,7 +230,7 @@ export class AgentRunner {
             input: cut(JSON.stringify(event.call.input, null, 2)),
           }),
           kind: 'tool',
-          summary: event.result.summary ?? before?.summary ?? event.call.name,
+          summary: event.result.summary ?? failedSummary(before?.summary ?? event.call.name, event.result),
           status: declined ? 'skipped' : event.result.isError ? 'error' : 'done',
           result: cut(event.result.content),
           approval: undefined,
