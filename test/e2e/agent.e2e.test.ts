@@ -52,6 +52,9 @@ describe('Agent mode in the real editor', function () {
     await answer.getByText('"path": "src/sample.ts"').waitFor({ timeout: 5_000 });
     await rows.nth(0).click();
 
+    // The pictures show the end of the run, with its files: the transcript scrolled to the latest.
+    const jump = frame.getByRole('button', { name: /Jump to latest/ });
+    if (await jump.isVisible()) await jump.click();
     for (let shot = 0; shot < 2; shot++) {
       if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
       await page.waitForTimeout(500);

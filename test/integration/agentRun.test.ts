@@ -167,4 +167,28 @@ describe('Agent mode in the chat (real extension host, emulator)', function () {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), '.env'));
     }
   });
+  it('rules files: AGENTS.md goes into the system prompt of Agent and Ask turns, and the run names it', async () => {
+    const rules = 'Always write tests with node:test. rules-marker-4471';
+    await write('AGENTS.md', new TextEncoder().encode(`# Conventions\n${rules}\n`));
+    try {
+      const since = emulator.requests.length;
+      const turn = await runAgent('Make greet trim the name [[agent:edit-two]]');
+      assert.deepEqual(turn.agent?.rules, ['AGENTS.md']);
+      const agentBodies = chatRequestsOf(emulator, since).map((r) => r.body as Body);
+      assert.ok(
+        agentBodies.every((b) => b.messages[0].role === 'system' && b.messages[0].content?.includes(rules)),
+      );
+      const askSince = emulator.requests.length;
+      await opened.session.receive({ type: 'setMode', mode: 'ask' });
+      await opened.session.receive({ type: 'send', text: 'Hello there' });
+      const answer = opened.session.conversation.turns.at(-1) as AssistantTurn;
+      await eventually(() => assert.notEqual(answer.status, 'streaming'), 30_000);
+      const ask = chatRequestsOf(emulator, askSince).map((r) => r.body as Body);
+      assert.equal(ask.length, 1);
+      assert.ok(ask[0].messages[0].role === 'system' && ask[0].messages[0].content?.includes(rules));
+      assert.equal(ask[0].tools, undefined, 'Ask sends no tools');
+    } finally {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'AGENTS.md'));
+    }
+  });
 });

@@ -71,7 +71,11 @@ function pendingSummary(call: AgentToolCall): string {
 /** A failed call's row: what it tried, and the first words of why ("edit_file src/a.ts: oldText occurs 2 times"). */
 function failedSummary(tried: string, result: ToolResult): string {
   if (!result.isError) return tried;
-  const why = result.content.replace(/^Error:\s*/, '').split(/(?<=[.;])\s|\n/)[0] ?? '';
+  const why =
+    result.content
+      .replace(/^Error:\s*/, '')
+      .replace(/^(The edit|Edit \d+ of \d+): /, '')
+      .split(/(?<=[.;])\s|\n/)[0] ?? '';
   return `${tried}: ${why.length > 60 ? `${why.slice(0, 59)}…` : why}`;
 }
 

@@ -48,3 +48,12 @@ export async function readRules(): Promise<Rules> {
     text: found.map((f) => `# Workspace instructions (${f.name})\n${f.text.trim()}`).join('\n\n'),
   };
 }
+
+/** The system message with the rules after it (a new one when there was none). */
+export function withRules(
+  system: import('../../gateway/types').ChatMessage | undefined,
+  rules: string,
+): import('../../gateway/types').ChatMessage {
+  const prompt = system?.role === 'system' && typeof system.content === 'string' ? system.content : '';
+  return { role: 'system', content: prompt ? `${prompt}\n\n${rules}` : rules };
+}

@@ -14,6 +14,7 @@ import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 import { ChatImages } from './chatImages';
 import { agentAvailability, ChatAgent } from '../agent/chatAgent';
+import { readRules, withRules } from '../agent/rulesFiles';
 import { isSlashImage } from '../../images/slashImage';
 
 const CONTEXT = formatContextSize(CONTEXT_TOKENS);
@@ -305,6 +306,11 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
             };
         this.finishWithError(turn.id, error);
         return;
+      }
+      if (config.agent.useRulesFiles && !this.agent.active) {
+        // Ask mode follows the workspace's rules files too, so the two modes agree.
+        const rules = await readRules();
+        if (rules.text) messages.splice(0, messages[0]?.role === 'system' ? 1 : 0, withRules(messages[0], rules.text));
       }
       if (this.agent.active) {
         await this.agent.answer(turn, messages, abort.signal);
