@@ -46,7 +46,11 @@ describe('Agent mode in the chat (real extension host, emulator)', function () {
     opened = await api.openChatSession();
     for (const [path, bytes] of originals) await write(path, bytes);
   });
-  afterEach(() => opened.release());
+  afterEach(async () => {
+    // The next suite's session starts from an empty Ask conversation, as it would without these tests.
+    await opened.session.receive({ type: 'newChat' });
+    opened.release();
+  });
   after(async () => {
     for (const [path, bytes] of originals) await write(path, bytes);
     await emulator?.close();

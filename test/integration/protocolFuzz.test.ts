@@ -65,6 +65,8 @@ describe('chat protocol fuzz: 10,000 malformed webview messages through the real
 
   it('no exception escapes, nothing stored changes, each invalid type is logged once', async () => {
     const { session } = opened;
+    // A new, empty conversation: the session opens the latest stored one, which earlier suites may have used.
+    await session.receive({ type: 'newChat' });
     await session.receive({ type: 'send', text: 'Name a colour' });
     assert.deepEqual(
       session.conversation.turns.map((t) => [t.role, t.role === 'assistant' ? t.status : 'sent']),
