@@ -64,7 +64,8 @@ export function textProtocolMessages(
   const out: ChatMessage[] = [];
   for (const message of toTextMessages(messages)) {
     const last = out[out.length - 1];
-    if (message.role === 'user' && last?.role === 'user') last.content = `${last.content}\n\n${message.content}`;
+    if (message.role === 'user' && last?.role === 'user')
+      last.content = `${last.content}\n\n${message.content}`;
     else out.push(message);
   }
   const first = out[0];

@@ -53,7 +53,11 @@ export function toAgentMessages(messages: readonly vscode.LanguageModelChatReque
     for (const part of message.content) {
       if (part instanceof vscode.LanguageModelToolCallPart) {
         names.set(part.callId, part.name);
-        calls.push({ id: part.callId, name: part.name, input: (part.input ?? {}) as Record<string, unknown> });
+        calls.push({
+          id: part.callId,
+          name: part.name,
+          input: (part.input ?? {}) as Record<string, unknown>,
+        });
       } else if (part instanceof vscode.LanguageModelToolResultPart) {
         const content = part.content.map(partText).join('');
         mapped.push({ role: 'tool', callId: part.callId, name: names.get(part.callId) ?? '', content });

@@ -83,7 +83,8 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
         await this.stream(native, progress, abort.signal);
       } catch (error) {
         // A 400 comes before any answer, so the retry repeats nothing the caller has seen.
-        const rejectedTools = native.tools && mode === 'auto' && isGatewayError(error) && error.status === 400;
+        const rejectedTools =
+          native.tools && mode === 'auto' && isGatewayError(error) && error.status === 400;
         if (!rejectedTools) throw error;
         await this.toolSupport.remember(config.baseUrl, model.id);
         this.gateway.log.warn(

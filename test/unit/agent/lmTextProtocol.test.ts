@@ -20,7 +20,12 @@ describe('agent: the text protocol for the language-model provider', () => {
   describe('toolSpecsOf', () => {
     it('keeps a tool’s name, description and object schema as given', () => {
       assert.deepEqual(toolSpecsOf([WEATHER]), [
-        { name: 'getWeather', description: 'The weather in a city.', parameters: WEATHER_SCHEMA, readOnly: false },
+        {
+          name: 'getWeather',
+          description: 'The weather in a city.',
+          parameters: WEATHER_SCHEMA,
+          readOnly: false,
+        },
       ]);
     });
 
@@ -58,11 +63,13 @@ describe('agent: the text protocol for the language-model provider', () => {
         { role: 'user', content: 'Weather in Lisbon?' },
         {
           role: 'assistant',
-          content: 'Checking.\n<tool_call>\n{"name":"getWeather","arguments":{"city":"Lisbon"}}\n</tool_call>',
+          content:
+            'Checking.\n<tool_call>\n{"name":"getWeather","arguments":{"city":"Lisbon"}}\n</tool_call>',
         },
         {
           role: 'user',
-          content: '<tool_result name="getWeather" id="call_1">\nSunny, 24 °C\n</tool_result>\n\nAnd tomorrow?',
+          content:
+            '<tool_result name="getWeather" id="call_1">\nSunny, 24 °C\n</tool_result>\n\nAnd tomorrow?',
         },
       ]);
       assert.ok(messages.every((m) => !('tool_calls' in m) && m.role !== 'tool'));

@@ -83,7 +83,9 @@ describe('Emulator: scripted agent runs', () => {
 
   it('weather calls getWeather for Lisbon, then answers with the result it received (text protocol)', () => {
     const first = nextAgentAction(agentRunOf(textBody('weather', []))!);
-    assert.deepEqual(first.kind === 'call' && first.calls, [{ name: 'getWeather', args: { city: 'Lisbon' } }]);
+    assert.deepEqual(first.kind === 'call' && first.calls, [
+      { name: 'getWeather', args: { city: 'Lisbon' } },
+    ]);
     const second = nextAgentAction(agentRunOf(textBody('weather', [['getWeather', 'Sunny, 24 °C']]))!);
     assert.deepEqual(second, { kind: 'answer', text: `${WEATHER_ANSWER_PREFIX}Sunny, 24 °C` });
   });
