@@ -83,6 +83,9 @@ const README_NEW = 'so they may edit these files freely.\n\n`greet` trims the na
 export const EDIT_TWO_ANSWER =
   'Done: I read src/sample.ts, searched for `greet`, and edited src/sample.ts (greet trims the name) and README.md (says so).';
 
+/** How `weather` starts its answer, before the result it received. */
+export const WEATHER_ANSWER_PREFIX = 'The weather tool said: ';
+
 const call = (say: string, name: string, args: Json): AgentAction => ({
   kind: 'call',
   say,
@@ -154,6 +157,12 @@ const SCRIPTS: Record<string, (seen: Observation[]) => AgentAction> = {
       startLine: seen.length + 1,
       endLine: seen.length + 1,
     }),
+  // VS Code's agent mode through the language-model provider: the test fixture's tool, then an answer that
+  // quotes its result.
+  weather: (seen) =>
+    seen.length === 0
+      ? call('Checking the weather.', 'getWeather', { city: 'Lisbon' })
+      : { kind: 'answer', text: `${WEATHER_ANSWER_PREFIX}${seen[0].content}` },
   // A read, then a stream that holds after its first words (Stop tests).
   stall: (seen) =>
     seen.length === 0

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../gateway-emulator';
+import { WEATHER_ANSWER_PREFIX } from '../gateway-emulator/agentRuns';
 import type { ToolFixtureApi } from '../fixtures/tool-extension/extension';
 import { eventually, keyedEmulator, setKey, setSetting } from './helpers';
 
@@ -152,7 +153,7 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
     assert.deepEqual(messages[2], { role: 'tool', tool_call_id: call.callId, content: forecast });
   });
 
-  it('auto: a server that rejects tools with 400 gets the request again without them, and is remembered', async () => {
+  it('auto: a server that rejects tools with 400 gets the request again with the tools in the system prompt, and is remembered', async () => {
     const emulator = await gateway(false);
     await setSetting('lm.toolCalling', 'auto');
     const chat = await model('alpha-haiku-4-5-20251001');
@@ -160,17 +161,100 @@ describe('Agent mode: tool calling through vscode.lm (real extension host)', () 
       tools: [weather],
     });
     assert.ok(reply.text.length > 0);
+    const [rejected, retried] = chatBodies(emulator);
     assert.deepEqual(
-      chatBodies(emulator).map((b) => 'tools' in b),
+      [rejected, retried].map((b) => 'tools' in b),
       [true, false],
     );
+    assert.deepEqual(
+      retried.messages.map((m) => m.role),
+      ['system', 'user'],
+    );
+    assert.ok(retried.messages[0].content.includes('<tool_call>'), retried.messages[0].content);
     emulator.reset();
     await ask(chat, [vscode.LanguageModelChatMessage.User('And a promise?')], { tools: [weather] });
+    const again = chatBodies(emulator);
     assert.deepEqual(
-      chatBodies(emulator).map((b) => 'tools' in b),
+      again.map((b) => 'tools' in b),
       [false],
       'remembered: no second 400',
     );
+    assert.ok(again[0].messages[0].content.includes('- getWeather: '), 'still the text protocol');
+  });
+
+  it('auto, text protocol: a call block comes back as a LanguageModelToolCallPart, vscode.lm.invokeTool runs it, and its result goes back as a <tool_result>', async () => {
+    const emulator = await gateway(false);
+    await setSetting('lm.toolCalling', 'auto');
+    const chat = await model('alpha-opus-4-5-20251101');
+    const question = vscode.LanguageModelChatMessage.User('How is the weather in Lisbon? [[agent:weather]]');
+    const first = await ask(chat, [question], { tools: [weather] });
+    assert.equal(first.calls.length, 1, `one call: ${first.text}`);
+    const [call] = first.calls;
+    assert.equal(call.name, 'getWeather');
+    assert.deepEqual(call.input, { city: 'Lisbon' });
+    assert.equal(first.text, 'Checking the weather.\n', 'the text outside the block, and only it');
+
+    const [rejected, retried] = chatBodies(emulator);
+    assert.ok(rejected.tools?.length, 'native first');
+    assert.ok(!('tools' in retried) && !('tool_choice' in retried), 'the retry carries no `tools`');
+    const system = retried.messages[0];
+    assert.equal(system.role, 'system');
+    const listed = `- getWeather: ${weather.description}\n  ${JSON.stringify(weather.inputSchema)}`;
+    assert.ok(system.content.includes(listed), system.content);
+
+    const calledBefore = fixture.invocations.length;
+    const result = await vscode.lm.invokeTool(
+      call.name,
+      { input: call.input, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.deepEqual(fixture.invocations.slice(calledBefore), [{ city: 'Lisbon' }], 'the tool itself ran');
+    const forecast = fixture.forecast('Lisbon');
+
+    emulator.reset();
+    const second = await ask(
+      chat,
+      [
+        question,
+        vscode.LanguageModelChatMessage.Assistant([new vscode.LanguageModelTextPart(first.text), call]),
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelToolResultPart(call.callId, result.content),
+        ]),
+      ],
+      { tools: [weather] },
+    );
+    assert.equal(second.text, `${WEATHER_ANSWER_PREFIX}${forecast}`);
+    assert.deepEqual(second.calls, []);
+
+    const bodies = chatBodies(emulator);
+    assert.equal(bodies.length, 1, 'remembered: straight to the text protocol');
+    const { messages } = bodies[0];
+    assert.ok(!('tools' in bodies[0]));
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+    );
+    assert.ok(messages.every((m) => !m.tool_calls && !m.tool_call_id));
+    assert.equal(
+      messages[2].content,
+      'Checking the weather.\n<tool_call>\n{"name":"getWeather","arguments":{"city":"Lisbon"}}\n</tool_call>',
+    );
+    assert.equal(
+      messages[3].content,
+      `<tool_result name="getWeather" id="${call.callId}">\n${forecast}\n</tool_result>`,
+    );
+  });
+
+  it('auto, text protocol: a call block that cannot be read stays text, with a note saying why, and nothing is called', async () => {
+    await gateway(false);
+    await setSetting('lm.toolCalling', 'auto');
+    const chat = await model('alpha-haiku-4-5-20251001');
+    const reply = await ask(chat, [vscode.LanguageModelChatMessage.User('Go [[agent:malformed]]')], {
+      tools: [weather],
+    });
+    assert.deepEqual(reply.calls, []);
+    assert.ok(reply.text.includes('<tool_call>\n{"name": "read_file", "arguments": {path: }}'), reply.text);
+    assert.match(reply.text, /\(Model Gateway could not run this tool call: The call is not valid JSON \(/);
   });
 
   it('off: no tool calling declared, and no tools sent', async () => {

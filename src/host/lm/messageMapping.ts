@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentMessage, AgentToolCall } from '../../agent/types';
 import type { ChatMessage, ToolDefinition, WireToolCall } from '../../gateway/types';
 
 /**
@@ -31,16 +32,49 @@ export function toGatewayMessages(
         text += partText(part);
       }
     }
-    const role =
-      message.role === vscode.LanguageModelChatMessageRole.User
-        ? 'user'
-        : message.role === vscode.LanguageModelChatMessageRole.Assistant
-          ? 'assistant'
-          : 'system';
+    const role = roleOf(message.role);
     if (role === 'assistant' && calls.length) mapped.push({ role, content: text, tool_calls: calls });
     else if (text) mapped.push({ role, content: text });
   }
   return mapped;
+}
+
+/**
+ * Maps the chat API's messages to the agent's protocol-neutral messages, for the text protocol
+ * (src/agent/lmTextProtocol.ts). As in `toGatewayMessages`, a message's tool results come before its text; a
+ * result is named after its call, found by id earlier in the conversation.
+ */
+export function toAgentMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): AgentMessage[] {
+  const mapped: AgentMessage[] = [];
+  const names = new Map<string, string>();
+  for (const message of messages) {
+    const calls: AgentToolCall[] = [];
+    let text = '';
+    for (const part of message.content) {
+      if (part instanceof vscode.LanguageModelToolCallPart) {
+        names.set(part.callId, part.name);
+        calls.push({
+          id: part.callId,
+          name: part.name,
+          input: (part.input ?? {}) as Record<string, unknown>,
+        });
+      } else if (part instanceof vscode.LanguageModelToolResultPart) {
+        const content = part.content.map(partText).join('');
+        mapped.push({ role: 'tool', callId: part.callId, name: names.get(part.callId) ?? '', content });
+      } else {
+        text += partText(part);
+      }
+    }
+    const role = roleOf(message.role);
+    if (role === 'assistant' && calls.length) mapped.push({ role, content: text, toolCalls: calls });
+    else if (text) mapped.push({ role, content: text });
+  }
+  return mapped;
+}
+
+function roleOf(role: vscode.LanguageModelChatMessageRole): 'user' | 'assistant' | 'system' {
+  if (role === vscode.LanguageModelChatMessageRole.User) return 'user';
+  return role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'system';
 }
 
 /** The request's tools as the server's `tools` list (function name, description, JSON schema). */

@@ -10,6 +10,7 @@ import { partText, thinkingPartClass, toGatewayMessages, toGatewayTools } from '
 import { isGatewayError, settledReasoning } from '../../gateway';
 import type { ChatCompletionRequest } from '../../gateway/types';
 import { ToolSupportMemory } from './toolSupport';
+import { textToolRequest, type TextToolCallReader } from './textToolCalls';
 
 export const LM_VENDOR = 'modelgateway';
 
@@ -41,7 +42,7 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
       tooltip: `${model.id}: ${modelNote(model)}`,
       maxInputTokens: model.contextTokens,
       maxOutputTokens: maxTokensFor(model.id, config),
-      // `auto` offers tools even to a server that rejected them: the request then goes without (see below).
+      // `auto` offers tools even to a server that rejected them: they then travel by the text protocol (below).
       capabilities: { toolCalling: config.lm.toolCalling !== 'off', imageInput: false },
     }));
   }
@@ -67,26 +68,30 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
     };
     const mode = config.lm.toolCalling;
     const tools = mode === 'off' ? [] : toGatewayTools(options.tools);
-    const skipTools = mode === 'auto' && this.toolSupport.rejected(config.baseUrl, model.id);
-    if (tools.length && !skipTools) {
-      request.tools = tools;
-      if (options.toolMode === vscode.LanguageModelChatToolMode.Required) request.tool_choice = 'required';
-    }
+    const required = options.toolMode === vscode.LanguageModelChatToolMode.Required;
+    const viaText = () => textToolRequest(request, messages, options.tools ?? [], required, progress);
     try {
+      if (tools.length && mode === 'auto' && this.toolSupport.rejected(config.baseUrl, model.id)) {
+        const text = viaText();
+        await this.stream(text.request, progress, abort.signal, text.reader);
+        return;
+      }
+      const native = tools.length
+        ? { ...request, tools, ...(required ? { tool_choice: 'required' as const } : {}) }
+        : request;
       try {
-        await this.stream(request, progress, abort.signal);
+        await this.stream(native, progress, abort.signal);
       } catch (error) {
         // A 400 comes before any answer, so the retry repeats nothing the caller has seen.
         const rejectedTools =
-          request.tools && mode === 'auto' && isGatewayError(error) && error.status === 400;
+          native.tools && mode === 'auto' && isGatewayError(error) && error.status === 400;
         if (!rejectedTools) throw error;
         await this.toolSupport.remember(config.baseUrl, model.id);
         this.gateway.log.warn(
-          `The server rejected tools for ${model.id} (400); retrying without tools, and sending none to this model at ${config.baseUrl} from now on (modelGateway.lm.toolCalling is auto).`,
+          `The server rejected tools for ${model.id} (400); switching to the text protocol (the tools in the system prompt, calls read from the answer) for this model at ${config.baseUrl} from now on (modelGateway.lm.toolCalling is auto).`,
         );
-        delete request.tools;
-        delete request.tool_choice;
-        await this.stream(request, progress, abort.signal);
+        const text = viaText();
+        await this.stream(text.request, progress, abort.signal, text.reader);
       }
     } catch (error) {
       if (token.isCancellationRequested || (isGatewayError(error) && error.kind === 'aborted')) return;
@@ -96,22 +101,29 @@ class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
     }
   }
 
-  /** Streams one request's answer into `progress`: text, thinking, and tool calls. */
+  /**
+   * Streams one request's answer into `progress`: thinking, tool calls, and text, which goes through `reader`
+   * under the text protocol (its call blocks become tool calls).
+   */
   private async stream(
     request: ChatCompletionRequest,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     signal: AbortSignal,
+    reader?: TextToolCallReader,
   ): Promise<void> {
     const Thinking = thinkingPartClass();
     // Reported parts cannot be taken back: reasoning is reported once it is known to be reasoning.
     const events = settledReasoning(this.gateway.current().streamChatCompletion(request, { signal }));
     for await (const event of events) {
-      if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
-      else if (event.type === 'reasoning' && Thinking) progress.report(new Thinking(event.text));
+      if (event.type === 'text') {
+        if (reader) reader.push(event.text);
+        else progress.report(new vscode.LanguageModelTextPart(event.text));
+      } else if (event.type === 'reasoning' && Thinking) progress.report(new Thinking(event.text));
       else if (event.type === 'toolCall') {
         progress.report(new vscode.LanguageModelToolCallPart(event.callId, event.name, event.input));
       }
     }
+    reader?.end();
   }
 
   /** Estimate: about four characters a token for ASCII text, one a token for CJK (see src/chat/tokens.ts). */

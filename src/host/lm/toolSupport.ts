@@ -5,7 +5,7 @@ const STATE_KEY = 'modelGateway.toolsRejected';
 
 /**
  * Remembers, per model and base URL, servers that answered a request with `tools` with a 400
- * (`modelGateway.lm.toolCalling: auto`), so later requests to them go without tools at once.
+ * (`modelGateway.lm.toolCalling: auto`), so later requests to them carry the tools by the text protocol at once.
  */
 export class ToolSupportMemory {
   /** `key`: where the list is kept; the agent keeps its text-protocol switches under its own. */

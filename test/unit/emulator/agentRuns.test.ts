@@ -4,6 +4,7 @@ import {
   EDIT_TWO_ANSWER,
   nextAgentAction,
   textCallBlock,
+  WEATHER_ANSWER_PREFIX,
 } from '../../gateway-emulator/agentRuns';
 import { startEmulator, type Emulator } from '../../gateway-emulator';
 import { chatBody, MODEL, parseSse, post } from './helpers';
@@ -79,6 +80,15 @@ describe('Emulator: scripted agent runs', () => {
       assert.deepEqual(names, ['read_file', 'search_text', 'edit_file', 'edit_file', 'edit_file']);
     });
   }
+
+  it('weather calls getWeather for Lisbon, then answers with the result it received (text protocol)', () => {
+    const first = nextAgentAction(agentRunOf(textBody('weather', []))!);
+    assert.deepEqual(first.kind === 'call' && first.calls, [
+      { name: 'getWeather', args: { city: 'Lisbon' } },
+    ]);
+    const second = nextAgentAction(agentRunOf(textBody('weather', [['getWeather', 'Sunny, 24 °C']]))!);
+    assert.deepEqual(second, { kind: 'answer', text: `${WEATHER_ANSWER_PREFIX}Sunny, 24 °C` });
+  });
 
   it('without tools offered, a scripted request gets a plain answer', () => {
     const state = agentRunOf({ model: MODEL, messages: [{ role: 'user', content: '[[agent:edit-two]]' }] });
