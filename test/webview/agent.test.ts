@@ -409,7 +409,14 @@ describe('agent mode (Chromium, real bundle)', function () {
       turnId,
       meter: { totalTokens: 950, promptTokens: 900, contextTokens: 128_000, estimated: false },
     });
-    assert.equal(await page.locator('.agent-meter').textContent(), '950 tokens · 1% of context');
+    // Some of the context, under 1%: never "0%".
+    assert.equal(await page.locator('.agent-meter').textContent(), '950 tokens · <1% of context');
+    await send({
+      type: 'agentMeter',
+      turnId,
+      meter: { totalTokens: 4500, promptTokens: 3000, contextTokens: 200_000, estimated: false },
+    });
+    assert.equal(await page.locator('.agent-meter').textContent(), '4.5k tokens · 2% of context');
     assert.equal(await page.getByRole('button', { name: 'Continue' }).count(), 0);
     await send({ type: 'agentPaused', turnId, paused: true });
     await page.getByText('The run reached its step limit. Continue?').waitFor();

@@ -36,7 +36,9 @@ function compactTokens(tokens: number): string {
 export function meterText(meter: AgentMeter): string {
   const parts = [l10n.t('{0} tokens', compactTokens(meter.totalTokens))];
   if (meter.contextTokens > 0) {
-    const percent = Math.round((meter.promptTokens / meter.contextTokens) * 100);
+    const share = (meter.promptTokens / meter.contextTokens) * 100;
+    // A run that uses some of the context never reads "0%".
+    const percent = share > 0 && share < 1 ? '<1' : String(Math.round(share));
     parts.push(
       meter.estimated ? l10n.t('{0}% of context (estimated)', percent) : l10n.t('{0}% of context', percent),
     );
