@@ -7,6 +7,7 @@
 import { isUnsafeRelativePath } from './context/safety';
 import { type Attachment, CONTEXT_KINDS } from './context/types';
 import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway/types';
+import { AGENT_TOOL_STATUSES, CHAT_MODES } from './agentTurn';
 import type { AssistantTurn, Conversation, ConversationSummary, ImageTurn, Turn, TurnStatus } from './types';
 
 /** The format version written by this code. */
@@ -39,6 +40,7 @@ export function parseConversationFile(text: string, expectedId: string): ParseRe
   if (c.id !== expectedId)
     return { ok: false, reason: `it holds conversation "${c.id}", not "${expectedId}"` };
   dropMalformedAttachments(c);
+  dropMalformedAgentRuns(c);
   return { ok: true, value: c };
 }
 
@@ -231,4 +233,62 @@ function isQuote(v: unknown): boolean {
   return (
     isObject(v) && isString(v.code) && isString(v.language) && isString(v.fileName) && isNumber(v.startLine)
   );
+}
+
+const TOOL_STATUSES: ReadonlySet<unknown> = new Set(AGENT_TOOL_STATUSES);
+const MODES: ReadonlySet<unknown> = new Set(CHAT_MODES);
+const DECISIONS: ReadonlySet<unknown> = new Set(['pending', 'kept', 'undone']);
+
+function isAgentPart(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  if (v.kind === 'text') return isString(v.text);
+  return (
+    v.kind === 'tool' &&
+    isString(v.id) &&
+    isString(v.name) &&
+    isString(v.summary) &&
+    TOOL_STATUSES.has(v.status) &&
+    isString(v.input) &&
+    optional(v.result, isString) &&
+    optional(v.approval, isString)
+  );
+}
+
+function isChangedFile(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    isString(v.path) &&
+    v.path !== '' &&
+    typeof v.created === 'boolean' &&
+    typeof v.deleted === 'boolean' &&
+    isCount(v.added) &&
+    isCount(v.removed) &&
+    DECISIONS.has(v.decision) &&
+    optional(v.inBuffer, (b) => typeof b === 'boolean')
+  );
+}
+
+/**
+ * Agent runs are drawn from their parts and files, and Keep/Undo acts on their paths: a run that is not well formed
+ * loses its agent record (its text stays the answer), and an unknown mode becomes Ask.
+ */
+function dropMalformedAgentRuns(conv: Conversation): void {
+  if (conv.mode !== undefined && !MODES.has(conv.mode)) delete conv.mode;
+  for (const turn of conv.turns) {
+    if (turn.role === 'user' && turn.checkpoint !== undefined && turn.checkpoint !== true)
+      delete turn.checkpoint;
+    if (turn.role !== 'assistant' || turn.agent === undefined) continue;
+    const run: unknown = turn.agent;
+    const ok =
+      isObject(run) &&
+      Array.isArray(run.parts) &&
+      run.parts.every(isAgentPart) &&
+      Array.isArray(run.files) &&
+      run.files.every(isChangedFile) &&
+      optional(run.rules, (r) => Array.isArray(r) && r.every(isString)) &&
+      optional(run.paused, (b) => typeof b === 'boolean') &&
+      optional(run.protocol, (p) => p === 'native' || p === 'text') &&
+      optional(run.meter, isObject);
+    if (!ok) delete turn.agent;
+  }
 }
