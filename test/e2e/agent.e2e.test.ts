@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDIT_TWO_ANSWER } from '../gateway-emulator/agentRuns';
 import { runCommand, screenshot } from '../harness/browser';
@@ -17,6 +17,7 @@ describe('Agent mode in the real editor', function () {
     const sample = join(folder, 'src', 'sample.ts');
     const readme = join(folder, 'README.md');
     const readmeBefore = readFileSync(readme);
+    const sampleBefore = readFileSync(sample);
     const frame = await openNewChat(page);
     const mode = frame.getByRole('combobox', { name: 'Mode', exact: true });
     await mode.selectOption({ label: 'Agent' });
@@ -70,7 +71,8 @@ describe('Agent mode in the real editor', function () {
     assert.equal(readFileSync(sample, 'utf8'), keptText);
     await answer.getByText('Kept').waitFor({ timeout: 5_000 });
     await answer.getByText('Undone').waitFor({ timeout: 5_000 });
-    // Leave the fixture as it was for the next tests.
+    // Leave the fixture as it was for the next tests: Ask mode, and the kept edit taken back.
     await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    writeFileSync(sample, sampleBefore);
   });
 });
