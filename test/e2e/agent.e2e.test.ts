@@ -11,13 +11,22 @@ type Body = { tools?: unknown[]; messages: Array<{ role: string; content: string
 
 describe('Agent mode in the real editor', function () {
   this.timeout(180_000);
+  const originals = new Map<string, Buffer>();
+  before(() => {
+    const { folder } = e2e();
+    for (const path of ['src/sample.ts', 'README.md']) originals.set(path, readFileSync(join(folder, path)));
+  });
+  // The suites after this one expect the fixture as it was, whatever this test did or failed to do.
+  after(() => {
+    const { folder } = e2e();
+    for (const [path, bytes] of originals) writeFileSync(join(folder, path), bytes);
+  });
 
   it('a native run reads, searches and edits two files; the turn shows its rows and files; Keep one, Undo the other', async () => {
     const { page, folder } = e2e();
     const sample = join(folder, 'src', 'sample.ts');
     const readme = join(folder, 'README.md');
     const readmeBefore = readFileSync(readme);
-    const sampleBefore = readFileSync(sample);
     const frame = await openNewChat(page);
     const mode = frame.getByRole('combobox', { name: 'Mode', exact: true });
     await mode.selectOption({ label: 'Agent' });
@@ -71,8 +80,7 @@ describe('Agent mode in the real editor', function () {
     assert.equal(readFileSync(sample, 'utf8'), keptText);
     await answer.getByText('Kept').waitFor({ timeout: 5_000 });
     await answer.getByText('Undone').waitFor({ timeout: 5_000 });
-    // Leave the fixture as it was for the next tests: Ask mode, and the kept edit taken back.
+    // The chat goes back to Ask for the tests that follow.
     await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
-    writeFileSync(sample, sampleBefore);
   });
 });
