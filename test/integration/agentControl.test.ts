@@ -107,6 +107,30 @@ describe('Agent runs under the user’s control (real extension host, emulator)'
     }
   });
 
+  it('Stop while a protected file waits for approval: the turn ends stopped, nothing written, a late click does nothing', async () => {
+    const hadVscode = await exists('.vscode');
+    try {
+      const since = emulator.requests.length;
+      const { turn, sent } = await startAgent(session, 'Configure the editor [[agent:protected]]');
+      await eventually(() => assert.equal(toolRows(turn)[0]?.status, 'awaitingApproval'), 20_000);
+      await session.receive({ type: 'stop' });
+      await sent;
+      assert.equal(turn.status, 'stopped');
+      assert.equal(await exists('.vscode/settings.json'), false);
+      assert.equal(chatRequestsOf(emulator, since).length, 1, 'no step after Stop');
+      // The row leaves its question and says the call was stopped.
+      assert.equal(toolRows(turn)[0].approval, undefined);
+      assert.match(toolRows(turn)[0].result ?? '', /^Stopped by the user/);
+      // A click that comes after Stop answers nothing.
+      const callId = toolRows(turn)[0].id;
+      await session.receive({ type: 'agentApproval', turnId: turn.id, callId, approve: true });
+      assert.equal(await exists('.vscode/settings.json'), false);
+    } finally {
+      if (hadVscode) await removeIfThere('.vscode/settings.json');
+      else await removeIfThere('.vscode');
+    }
+  });
+
   it('Stop while a step streams: the request is closed, the turn ends stopped, no file changed', async () => {
     const since = emulator.requests.length;
     const { turn, sent } = await startAgent(session, 'Think about greet [[agent:stall]]');
