@@ -1,7 +1,7 @@
 // Checkpoints of agent runs in the real extension host: Restore Checkpoint after Keep All puts every file back byte
 // for byte (CRLF included) and deletes the files the runs created, only once the user confirms; checkpoints read
 // back by a new store (as after a reload) restore the same bytes; a file with unsaved changes is edited in its
-// buffer, and Undo gives the buffer its text back.
+// buffer, and Undo or Restore Checkpoint gives the buffer its text back (the disk never gets the unsaved text).
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -54,6 +54,11 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
   });
   afterEach(async () => {
     opened.release();
+    // Unsaved buffers a test left are reverted, so the next test opens the file as it is on disk.
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
     await closeAllEditors();
     for (const [p, bytes] of originals) await writeBytes(p, bytes);
     await removeIfThere(CRLF_FILE);
@@ -131,19 +136,20 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
     }
   });
 
-  it('a file with unsaved changes is edited in its buffer, not on disk; Undo gives the buffer its text back', async () => {
-    // code-server saves after a delay by default: the buffer must stay unsaved for the whole test.
-    const files = vscode.workspace.getConfiguration('files');
-    const autoSave = files.inspect('autoSave')?.globalValue;
-    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-    try {
-      await editUnsavedBuffer();
-    } finally {
-      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
-    }
-  });
+  for (const how of ['Undo', 'Restore Checkpoint after Keep All'] as const)
+    it(`a file with unsaved changes is edited in its buffer, not on disk; ${how} gives the buffer its text back`, async () => {
+      // code-server saves after a delay by default: the buffer must stay unsaved for the whole test.
+      const files = vscode.workspace.getConfiguration('files');
+      const autoSave = files.inspect('autoSave')?.globalValue;
+      await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+      try {
+        await editUnsavedBuffer(how);
+      } finally {
+        await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+      }
+    });
 
-  async function editUnsavedBuffer(): Promise<void> {
+  async function editUnsavedBuffer(how: 'Undo' | 'Restore Checkpoint after Keep All'): Promise<void> {
     const document = await vscode.workspace.openTextDocument(uriOf('src/sample.ts'));
     await vscode.window.showTextDocument(document);
     const unsaved = new vscode.WorkspaceEdit();
@@ -160,13 +166,22 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
     assert.ok(document.getText().includes('name.trim()'));
     assert.deepEqual(await readBytes('src/sample.ts'), originals.get('src/sample.ts'), 'disk unchanged');
 
-    await session.receive({
-      type: 'agentDecision',
-      turnId: turn.id,
-      path: 'src/sample.ts',
-      decision: 'undo',
-    });
+    if (how === 'Undo')
+      await session.receive({
+        type: 'agentDecision',
+        turnId: turn.id,
+        path: 'src/sample.ts',
+        decision: 'undo',
+      });
+    else {
+      await session.receive({ type: 'agentDecision', turnId: turn.id, decision: 'keep' });
+      answers = [true];
+      await session.receive({ type: 'restoreCheckpoint', turnId: session.conversation.turns[0].id });
+      assert.equal(session.conversation.turns.length, 0);
+      assert.deepEqual(await readBytes('README.md'), originals.get('README.md'));
+    }
     assert.equal(document.getText(), dirtyText);
+    // The user's unsaved text is theirs to save: it never reaches the disk.
     assert.deepEqual(
       await readBytes('src/sample.ts'),
       originals.get('src/sample.ts'),

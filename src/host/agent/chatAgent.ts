@@ -300,8 +300,17 @@ export class ChatAgent {
       vscode.l10n.t('Restore'),
     );
     if (!confirmed) return;
+    // A file the runs edited in an editor with unsaved changes gets its text back there: its checkpoint holds that
+    // unsaved text, which must not land on disk.
+    const inBuffer = new Set(
+      conversation.turns
+        .slice(from)
+        .flatMap((t) => (t.role === 'assistant' && t.agent ? t.agent.files : []))
+        .filter((f) => f.inBuffer)
+        .map((f) => f.path),
+    );
     for (const step of plan)
-      await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', false);
+      await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', inBuffer.has(step.path));
     if (first) checkpoints.dropFrom(first);
     await this.host.services.checkpoints.save(conversation.id);
     truncateFrom(conversation, turnId);
