@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ConversationStore } from './chat/store';
 import { ApiKeyStore } from './host/apiKey';
 import { ChatHub } from './host/chat/chatHub';
-import type { ChatSession } from './host/chat/chatSession';
+import type { ChatSession, SessionOptions } from './host/chat/chatSession';
 import { registerChat } from './host/chat/chatViews';
 import { type CompletionsHandle, registerCompletions } from './host/complete/registerCompletions';
 import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
@@ -42,7 +42,7 @@ export interface ModelGatewayApi {
   /** What the open edit review draws (added lines, removed lines), for tests; empty when none is open. */
   reviewSnapshot(): ReviewSnapshot;
   /** A chat session with no webview, as a chat webview's messages reach it: for tests of the protocol's host side. */
-  readonly openChatSession: () => Promise<{ session: ChatSession; release(): void }>;
+  readonly openChatSession: (options?: SessionOptions) => Promise<{ session: ChatSession; release(): void }>;
   /** The inline completion provider, its counters and status item, for tests and benchmarks. */
   readonly completions: CompletionsHandle;
 }
@@ -107,8 +107,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  const openChatSession = async () => {
-    const session = await hub.createSession();
+  const openChatSession = async (options?: SessionOptions) => {
+    const session = await hub.createSession(undefined, options);
     return { session, release: () => hub.release(session) };
   };
   return { gatewayChatHandler, openChatSession, reviewSnapshot: () => review.snapshot, completions };

@@ -39,11 +39,18 @@ export function toNativeMessages(messages: readonly AgentMessage[]): ChatMessage
   });
 }
 
+/**
+ * The name a call that could not be read goes out under when the model gave none (the gateway only reports that
+ * a streamed call was malformed): servers reject a tool call without a name, and the call must stay in the
+ * assistant message so that its error result answers it.
+ */
+export const UNREADABLE_CALL_NAME = 'unreadable_tool_call';
+
 function wireCall(call: AgentToolCall): WireToolCall {
   return {
     id: call.id,
     type: 'function',
-    function: { name: call.name, arguments: JSON.stringify(call.input) },
+    function: { name: call.name || UNREADABLE_CALL_NAME, arguments: JSON.stringify(call.input) },
   };
 }
 

@@ -29,6 +29,8 @@ export type OfferedProtocol = 'native' | 'text' | 'none';
 /** The state of a scripted run read from a chat body: which script, how tools travel, what came back. */
 export interface AgentRunState {
   script: string;
+  /** The text of the user message that named the script (a script may read a path from it). */
+  prompt: string;
   protocol: OfferedProtocol;
   observations: Observation[];
 }
@@ -70,7 +72,7 @@ export function agentRunOf(body: unknown): AgentRunState | undefined {
         observations.push({ name, content: match[2].trim(), error });
       }
   }
-  return { script, protocol, observations };
+  return { script, prompt: text(messages[start]), protocol, observations };
 }
 
 const SAMPLE = 'src/sample.ts';
@@ -93,7 +95,7 @@ const call = (say: string, name: string, args: Json): AgentAction => ({
 });
 
 /** The plan of each script, step by step, from what it has seen so far. */
-const SCRIPTS: Record<string, (seen: Observation[]) => AgentAction> = {
+const SCRIPTS: Record<string, (seen: Observation[], prompt: string) => AgentAction> = {
   // Read, search, edit two files (retrying an edit that did not match with more context), answer.
   'edit-two': (seen) => {
     const last = seen.at(-1);
@@ -148,6 +150,19 @@ const SCRIPTS: Record<string, (seen: Observation[]) => AgentAction> = {
     if (seen.length === 1) return call('And outside.', 'read_file', { path: '../outside.txt' });
     return { kind: 'answer', text: `Refused: ${seen.map((o) => o.content.slice(0, 100)).join(' | ')}` };
   },
+  // An edit of the file named `[[file:PATH]]` in the prompt (its line endings are the test's), then a new file
+  // beside it, then an answer (Restore Checkpoint tests).
+  crlf: (seen, prompt) => {
+    const path = /\[\[file:([^\]]+)\]\]/.exec(prompt)?.[1] ?? SAMPLE;
+    if (seen.length === 0)
+      return call('Editing the named file.', 'edit_file', {
+        path,
+        edits: [{ oldText: 'beta', newText: 'beta (edited)' }],
+      });
+    if (seen.length === 1)
+      return call('And notes beside it.', 'create_file', { path: `${path}.notes.md`, content: 'Notes.\n' });
+    return { kind: 'answer', text: `Edited ${path}: ${seen.map((o) => o.content.slice(0, 80)).join(' | ')}` };
+  },
   // The same call again and again: the loop stops it.
   loop: () => call('Once more.', 'read_file', { path: SAMPLE }),
   // One line per step, forever: the step limit stops it.
@@ -179,7 +194,7 @@ export function nextAgentAction(state: AgentRunState): AgentAction {
   if (!script) return { kind: 'answer', text: `No agent script named "${state.script}".` };
   if (state.protocol === 'none')
     return { kind: 'answer', text: 'No tools were offered, so I can only answer.' };
-  return script(state.observations);
+  return script(state.observations, state.prompt);
 }
 
 /** The text-protocol form of one call, as the model writes it. */

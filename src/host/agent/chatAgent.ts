@@ -38,7 +38,16 @@ export interface AgentHost {
   scheduleSave(conversation: Conversation): void;
   /** Runs `work` as the conversation's request in flight (Stop aborts its signal). */
   inFlight(work: (signal: AbortSignal) => Promise<void>): Promise<void>;
+  /** Asks the user to confirm an action that cannot be undone; the modal dialog unless a test gives another. */
+  confirm?: ConfirmAction;
 }
+
+/** Resolves true when the user confirms `action` after reading `question` and `detail`. */
+export type ConfirmAction = (question: string, detail: string, action: string) => Promise<boolean>;
+
+/** The modal warning with one button: true when the user clicked `action`. */
+const confirmModal: ConfirmAction = async (question, detail, action) =>
+  (await vscode.window.showWarningMessage(question, { modal: true, detail }, action)) === action;
 
 type AgentTurn = AssistantTurn & { agent: AgentRun };
 
@@ -280,22 +289,28 @@ export class ChatAgent {
       .map((t) => t.id);
     const first = later.find((id) => known.includes(id));
     const plan = first ? checkpoints.restorePlan(first) : [];
-    const restore = vscode.l10n.t('Restore');
-    const choice = await vscode.window.showWarningMessage(
+    const confirm = this.host.confirm ?? confirmModal;
+    const confirmed = await confirm(
       vscode.l10n.t('Restore the checkpoint of this message?'),
-      {
-        modal: true,
-        detail: vscode.l10n.t(
-          '{0} file(s) go back to how they were before it, and this message and the {1} turn(s) after it are removed.',
-          plan.length,
-          conversation.turns.length - from - 1,
-        ),
-      },
-      restore,
+      vscode.l10n.t(
+        '{0} file(s) go back to how they were before it, and this message and the {1} turn(s) after it are removed.',
+        plan.length,
+        conversation.turns.length - from - 1,
+      ),
+      vscode.l10n.t('Restore'),
     );
-    if (choice !== restore) return;
+    if (!confirmed) return;
+    // A file the runs edited in an editor with unsaved changes gets its text back there: its checkpoint holds that
+    // unsaved text, which must not land on disk.
+    const inBuffer = new Set(
+      conversation.turns
+        .slice(from)
+        .flatMap((t) => (t.role === 'assistant' && t.agent ? t.agent.files : []))
+        .filter((f) => f.inBuffer)
+        .map((f) => f.path),
+    );
     for (const step of plan)
-      await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', false);
+      await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', inBuffer.has(step.path));
     if (first) checkpoints.dropFrom(first);
     await this.host.services.checkpoints.save(conversation.id);
     truncateFrom(conversation, turnId);

@@ -11,7 +11,7 @@ import type { ContextServices } from '../context/chatContext';
 import type { GatewayService } from '../gatewayService';
 import type { ModelDirectory } from '../modelDirectory';
 import type { ChatState, InFlight } from './chatPorts';
-import { ChatSession } from './chatSession';
+import { ChatSession, type SessionOptions } from './chatSession';
 
 /** What every chat UI shares: the store, the gateway, settings, the history list and onboarding state. */
 export class ChatHub implements ChatState, vscode.Disposable {
@@ -61,12 +61,12 @@ export class ChatHub implements ChatState, vscode.Disposable {
     return this.loaded;
   }
 
-  /** A session showing the most recent conversation, or a new one. */
-  async createSession(conversationId?: string): Promise<ChatSession> {
+  /** A session showing the most recent conversation (or `conversationId`), or a new one. */
+  async createSession(conversationId?: string, options?: SessionOptions): Promise<ChatSession> {
     await this.ready();
     const id = conversationId ?? this.history[0]?.id;
     const conversation = (id && (await this.open(id))) || this.newConversation();
-    const session = new ChatSession(this, conversation);
+    const session = new ChatSession(this, conversation, options);
     this.sessions.add(session);
     return session;
   }

@@ -13,11 +13,16 @@ import type { ChatSessionActions, ChatState, InFlight } from './chatPorts';
 import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 import { ChatImages } from './chatImages';
-import { agentAvailability, ChatAgent } from '../agent/chatAgent';
+import { agentAvailability, ChatAgent, type ConfirmAction } from '../agent/chatAgent';
 import { readRules, withRules } from '../agent/rulesFiles';
 import { isSlashImage } from '../../images/slashImage';
 
 const CONTEXT = formatContextSize(CONTEXT_TOKENS);
+
+/** How a session differs from the default: tests answer its confirmations, which are modal dialogs otherwise. */
+export interface SessionOptions {
+  confirm?: ConfirmAction;
+}
 
 /** One chat UI (sidebar view or editor tab) and the conversation it shows; survives its webview being recreated. */
 export class ChatSession implements ChatSessionActions, vscode.Disposable {
@@ -38,6 +43,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   constructor(
     private readonly chat: ChatState,
     public conversation: Conversation,
+    options: SessionOptions = {},
   ) {
     this.dispatch = createWebviewDispatcher(this, chat);
     this.context = new ChatContext(
@@ -64,6 +70,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       persist: (c) => chat.persist(c),
       scheduleSave: (c) => chat.scheduleSave(c),
       inFlight: (work) => this.inFlight(work),
+      confirm: options.confirm,
     });
   }
 

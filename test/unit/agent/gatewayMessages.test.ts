@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { BUILTIN_TOOLS, nativeToolDefinitions } from '../../../src/agent/builtinTools';
-import { assistantText, toGatewayMessages } from '../../../src/agent/gatewayMessages';
+import { assistantText, toGatewayMessages, UNREADABLE_CALL_NAME } from '../../../src/agent/gatewayMessages';
+import { validateChatRequest } from '../../../src/gateway/validate';
 import { createTextCallParser } from '../../../src/agent/textCallParser';
 import type { AgentMessage, AgentToolCall, ToolProtocol } from '../../../src/agent/types';
 import { chatBody } from '../../../src/gateway/config';
@@ -155,6 +156,26 @@ describe('agent conversation as gateway messages', () => {
       messages: Array<{ content: unknown }>;
     };
     assert.equal(body.messages[2].content, null);
+  });
+
+  it('native: a call the gateway could not read (no name) still goes out as a valid request, answered by its error', () => {
+    const messages: AgentMessage[] = [
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'U' },
+      { role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'call_1', name: '', input: {}, raw: '' }] },
+      {
+        role: 'tool',
+        callId: 'call_1',
+        name: '',
+        content: 'The tool call could not be read.',
+        isError: true,
+      },
+    ];
+    const wire = toGatewayMessages(messages, 'native');
+    assert.deepEqual(wire[2].role === 'assistant' ? wire[2].tool_calls : undefined, [
+      { id: 'call_1', type: 'function', function: { name: UNREADABLE_CALL_NAME, arguments: '{}' } },
+    ]);
+    assert.doesNotThrow(() => validateChatRequest({ model: 'm', messages: wire }));
   });
 
   it('text: calls as blocks the parser reads back, results gathered in one user message in wrappers', () => {
