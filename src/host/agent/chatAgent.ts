@@ -152,7 +152,21 @@ export class ChatAgent {
     const turn = this.host.conversation.turns.find(
       (t): t is AgentTurn => t.id === turnId && t.role === 'assistant' && !!t.agent,
     );
-    if (!runner || !turn || !runner.paused) return;
+    if (!turn) return;
+    if (!runner || !runner.paused) {
+      // The run's steps lived in the window that ran it: after a reload there is nothing to resume.
+      turn.agent.paused = false;
+      await this.host.persist(this.host.conversation);
+      this.host.post({ type: 'agentPaused', turnId, paused: false });
+      this.host.post({
+        type: 'notice',
+        level: 'info',
+        message: vscode.l10n.t(
+          'This run cannot go on after the window was reloaded. Send a new message to carry on from where it stopped.',
+        ),
+      });
+      return;
+    }
     await this.host.inFlight(async (signal) => {
       turn.status = 'streaming';
       const result = await runner.continue(signal);
