@@ -6,6 +6,7 @@
  * Budgets from issue 26: longest main-thread task ≤ 50 ms (a Chromium trace, as case 6), and the webview's JS
  * heap ≤ 2× the same answers without rows.
  */
+import { cpus, loadavg } from 'node:os';
 import type { AgentToolRow } from '../../src/chat/agentTurn';
 import type { Turn } from '../../src/chat/types';
 import type { HostToWebview } from '../../src/protocol';
@@ -204,7 +205,7 @@ export async function agentWebviewRows(web: WebBench, settings: BenchSettings): 
       note:
         missing.note ??
         `longest RunTask of the renderer's main thread in a trace, wall time (the verdict) and the thread's CPU time in it (less inflated when the machine is loaded); longest gap between frames ${fmtMs(median(withRows.map((m) => m.frameGapMs)))} ` +
-          `(${fmtMs(median(plain.map((m) => m.frameGapMs)))} without rows), the longest after ${withRows[0].slowest}; worst round ${fmtMs(Math.max(...withRows.map((m) => m.longestMs)))}`,
+          `(${fmtMs(median(plain.map((m) => m.frameGapMs)))} without rows), the longest after ${withRows[0].slowest}; worst round ${fmtMs(Math.max(...withRows.map((m) => m.longestMs)))}; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores at the end`,
       data: { withRows, plain },
     },
     {
