@@ -38,8 +38,8 @@ async function* stream(events: ModelStepEvent[]): AsyncGenerator<ModelStepEvent>
   yield* events;
 }
 
-/** One 30-step run through runAgent; the gaps between each result and the next model call. */
-async function loopRun(contextTokens: number, elided: { count: number }): Promise<number[]> {
+/** One 30-step run through runAgent; the gaps between each result and the next model call (case 14 compares). */
+export async function loopRun(contextTokens: number, elided: { count: number }): Promise<number[]> {
   const gaps: number[] = [];
   let handedBack = 0;
   let step = 0;

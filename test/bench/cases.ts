@@ -1,7 +1,10 @@
 /** The benchmark cases in the order they run; each returns its table rows. */
 import { agentParserRows } from './agentParser';
 import { agentSearchRows } from './agentSearch';
+import { agentFixedPromptRows } from './agentFixedPrompt';
 import { agentLoopRows } from './agentLoop';
+import { agentLoopHostRows } from './agentLoopHost';
+import { agentWebviewRows } from './agentWebview';
 import { benchImageFiles, chatImageRows } from './chatImages';
 import { clientOverheadRows } from './clientOverhead';
 import { completionExtHostRows, completionRows } from './completions';
@@ -73,4 +76,7 @@ export const caseRunners: CaseRunner[] = [
   { n: 11, name: '11. Agent: text-protocol parser (plain Node)', run: agentParserRows },
   { n: 12, name: '12. Agent tools: search_text (extension host)', run: agentSearchRows },
   { n: 13, name: '13. Agent loop (plain Node)', run: agentLoopRows },
+  { n: 14, name: '14. Agent loop (extension host)', run: agentLoopHostRows },
+  { n: 15, name: '15. Agent run in the webview', run: inBrowser(agentWebviewRows) },
+  { n: 16, name: '16. Agent cost: fixed part of every request', run: agentFixedPromptRows },
 ];

@@ -55,8 +55,19 @@ export interface BenchSettings {
     throughChars: number;
     plainRounds: number;
   };
-  /** Case 11: runs of the text-protocol parser over the 1 MB answer; case 13: 30-step agent runs measured (and warm-up runs) for the loop's overhead in plain Node. */
-  agent: { parserRounds: number; runs: number; warmup: number };
+  /**
+   * Case 11: runs of the text-protocol parser over the 1 MB answer; case 13: 30-step agent runs measured (and
+   * warm-up runs) for the loop's overhead in plain Node; case 14: Agent-mode runs in the extension host (and
+   * warm-up runs); case 15: rounds of the 30-step run in the webview (each with and without its tool rows).
+   */
+  agent: {
+    parserRounds: number;
+    runs: number;
+    warmup: number;
+    hostRuns: number;
+    hostWarmup: number;
+    webRounds: number;
+  };
 }
 
 /** Reads `--quick` and `--only=` from argv. */
@@ -98,7 +109,7 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
         cpuProfile,
       },
       completions: { rounds: 3, warmup: 1, stormKeys: 30, throughChars: 12, plainRounds: 5 },
-      agent: { parserRounds: 5, runs: 3, warmup: 1 },
+      agent: { parserRounds: 5, runs: 3, warmup: 1, hostRuns: 1, hostWarmup: 1, webRounds: 1 },
     };
   }
   return {
@@ -133,7 +144,7 @@ export function settingsFrom(argv: readonly string[]): BenchSettings {
     },
     // The issue's storm is 200 keystrokes; the suggestion is typed through to its last character.
     completions: { rounds: 40, warmup: 2, stormKeys: 200, throughChars: 0, plainRounds: 60 },
-    agent: { parserRounds: 15, runs: 20, warmup: 3 },
+    agent: { parserRounds: 15, runs: 20, warmup: 3, hostRuns: 6, hostWarmup: 1, webRounds: 3 },
   };
 }
 
