@@ -317,7 +317,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       if (config.agent.useRulesFiles && !this.agent.active) {
         // Ask mode follows the workspace's rules files too, so the two modes agree.
         const rules = await readRules();
-        if (rules.text) messages.splice(0, messages[0]?.role === 'system' ? 1 : 0, withRules(messages[0], rules.text));
+        if (rules.text)
+          messages.splice(0, messages[0]?.role === 'system' ? 1 : 0, withRules(messages[0], rules.text));
       }
       if (this.agent.active) {
         await this.agent.answer(turn, messages, abort.signal);
