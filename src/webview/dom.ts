@@ -44,6 +44,25 @@ export function iconButton(
   return button;
 }
 
+/**
+ * A toolbar button: an icon whose label shows beside it where its toolbar has room (CSS decides), and is its
+ * accessible name and tooltip always.
+ */
+export function toolButton(
+  iconName: string,
+  label: string,
+  onClick: (event: MouseEvent) => void,
+): HTMLButtonElement {
+  const button = h(
+    'button',
+    { type: 'button', class: 'icon-button tool-button', 'aria-label': label, title: label },
+    icon(iconName),
+    h('span', { class: 'tool-label', 'aria-hidden': 'true' }, label),
+  );
+  button.addEventListener('click', onClick);
+  return button;
+}
+
 /** A button with an icon and a visible text label. */
 export function textButton(
   label: string,

@@ -1,16 +1,17 @@
 /**
  * An image turn (`/image`): progress with the elapsed time and Stop while generating, then one fixed-size
  * thumbnail per saved image, loaded from the file through its webview resource URI (the browser downscales and
- * decodes asynchronously), with the revised prompt, size, quality and the image's buttons beside it.
+ * decodes asynchronously), with its path, the revised prompt and one compact row of the image's actions under it;
+ * the request's options once, in the footer beside Regenerate.
  */
 import * as l10n from '@vscode/l10n';
 import type { ImageTurn } from '../chat/types';
 import type { ImageAction } from '../protocol';
-import { h, icon, textButton } from './dom';
+import { h, icon, textButton, toolButton } from './dom';
 import { turnHeader, type TurnContext, type TurnView } from './messageView';
 import { errorBox } from './turnStatus';
 
-/** The buttons beside each image, labelled in the display language. */
+/** The actions under each image, labelled in the display language. */
 const actions = (): Array<{ action: Exclude<ImageAction, 'regenerate'>; label: string; icon: string }> => [
   { action: 'open', label: l10n.t('Open Image'), icon: 'go-to-file' },
   { action: 'reveal', label: l10n.t('Reveal in Explorer'), icon: 'folder-opened' },
@@ -25,6 +26,7 @@ const SLOW_SIZES: ReadonlySet<string> = new Set(['4096x4096']);
 export class ImageTurnView implements TurnView {
   readonly element: HTMLElement;
   private readonly body: HTMLElement;
+  private readonly footerActions: HTMLElement;
   private turn: ImageTurn;
   private sources: Array<string | null> | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -37,18 +39,24 @@ export class ImageTurnView implements TurnView {
     this.turn = turn;
     this.sources = sources;
     this.body = h('div', { class: 'image-turn-body' });
+    this.footerActions = h('div', { class: 'turn-actions' });
     const o = turn.options;
     this.element = h(
       'article',
       { role: 'article', 'aria-label': l10n.t('Image'), class: 'turn turn-image' },
       turnHeader('file-media', l10n.t('Image'), h('div', { class: 'turn-actions' })),
       h('p', { class: 'image-prompt' }, turn.prompt),
-      h(
-        'p',
-        { class: 'image-options' },
-        l10n.t('{0} · {1} · {2} requested · {3}', o.size, o.quality, o.n, turn.model),
-      ),
       this.body,
+      h(
+        'div',
+        { class: 'turn-footer image-footer' },
+        h(
+          'span',
+          { class: 'image-options' },
+          l10n.t('{0} · {1} · {2} requested · {3}', o.size, o.quality, o.n, turn.model),
+        ),
+        this.footerActions,
+      ),
     );
     this.render();
   }
@@ -88,18 +96,11 @@ export class ImageTurnView implements TurnView {
     if (turn.images.length) {
       parts.push(h('div', { class: 'image-grid' }, ...turn.images.map((_, index) => this.figure(index))));
     }
-    if (turn.status !== 'generating') {
-      parts.push(
-        h(
-          'div',
-          { class: 'image-turn-actions' },
-          textButton(l10n.t('Regenerate'), () => this.act(0, 'regenerate'), {
-            icon: 'refresh',
-            secondary: true,
-          }),
-        ),
-      );
-    }
+    this.footerActions.replaceChildren(
+      ...(turn.status === 'generating'
+        ? []
+        : [toolButton('refresh', l10n.t('Regenerate'), () => this.act(0, 'regenerate'))]),
+    );
     this.body.replaceChildren(...parts);
   }
 
@@ -139,7 +140,6 @@ export class ImageTurnView implements TurnView {
   private figure(index: number): HTMLElement {
     const image = this.turn.images[index];
     const source = this.sources?.[index];
-    const o = this.turn.options;
     // A fixed box, so neither a slow decode nor a missing file moves the conversation.
     const frame = h('div', { class: 'image-thumb' });
     if (source) {
@@ -167,9 +167,7 @@ export class ImageTurnView implements TurnView {
         ),
       );
     }
-    const buttons = actions().map((a) =>
-      textButton(a.label, () => this.act(index, a.action), { icon: a.icon, secondary: true }),
-    );
+    const buttons = actions().map((a) => toolButton(a.icon, a.label, () => this.act(index, a.action)));
     for (const button of buttons) button.disabled = source === null;
     return h(
       'figure',
@@ -178,12 +176,11 @@ export class ImageTurnView implements TurnView {
       h(
         'figcaption',
         {},
-        h('span', { class: 'image-path' }, image.path),
+        h('span', { class: 'image-path', title: image.path }, image.path),
         image.revisedPrompt
           ? h('span', { class: 'image-revised' }, l10n.t('Revised prompt: {0}', image.revisedPrompt))
           : null,
-        h('span', { class: 'image-meta' }, `${o.size} · ${o.quality}`),
-        h('span', { class: 'image-buttons' }, ...buttons),
+        h('div', { class: 'image-actions' }, ...buttons),
       ),
     );
   }

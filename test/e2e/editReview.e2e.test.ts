@@ -21,7 +21,7 @@ describe('Edit review in the real editor', function () {
     await codeLens(page, 'Accept$').first().waitFor();
     const text = await editorText(page);
     assert.ok(text.includes('export function add(a: number, b: number, c = 0): number {'), text);
-    // The removed lines are drawn by decorations (CSS content), struck through, beside the added lines.
+    // The removed lines are drawn by decorations (CSS content) beside the added lines.
     const removed = page.locator('.view-lines span[class*="ced-"]');
     await removed.first().waitFor({ state: 'attached', timeout: 10_000 });
     const drawn = await page.evaluate(() =>

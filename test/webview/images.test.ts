@@ -1,10 +1,12 @@
 // Image turns and the `/` menu on the real bundle: the thumbnails' attributes and accessible names, the
 // revised prompt as text, the placeholder of a missing file, the buttons' messages, and keyboard selection.
 import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
 import type { ImageTurn } from '../../src/chat/types';
 import { viewState } from './fixtures';
-import { frames, type HarnessPage } from './harness';
+import { frames, ROOT, type HarnessPage } from './harness';
 import { useHarness } from './pageHooks';
+import type { ThemeKind } from './themes';
 
 const PROMPT = 'A fox <img src=x onerror="__xss()"> in snow';
 
@@ -101,5 +103,69 @@ describe('chat webview images (Chromium, real bundle)', function () {
     await menu.waitFor({ state: 'hidden' });
     await box.pressSequentially('x');
     assert.equal(await menu.isVisible(), false, '/imx matches no command');
+  });
+});
+
+describe('chat webview image card layout (Chromium, real bundle)', function () {
+  const harness = useHarness();
+  let hp: HarnessPage | undefined;
+
+  afterEach(() => harness.close(hp));
+
+  const NAMES = ['Open Image', 'Reveal in Explorer', 'Copy Path', 'Insert Markdown Link'];
+
+  /** Opens one image turn of one image at `width` px in `theme`. */
+  async function openCard(width: number, theme: ThemeKind = 'vscode-dark'): Promise<HarnessPage> {
+    const page = await harness.open({ theme, width, height: 640 });
+    const turn = imageTurn({ images: [{ path: 'assets/generated/a-fox-in-the-snow-at-dawn-1.png' }] });
+    turn.options.n = 1;
+    await page.send({ type: 'state', state: viewState([turn]) });
+    await page.send({ type: 'imageSources', sources: { 'img-1': [`${harness.origin}/favicon.ico`] } });
+    await page.page.evaluate(() => document.fonts.ready);
+    await frames(page.page, 3);
+    return page;
+  }
+
+  it('shows the options once and the actions in one row of at most 40 px at 360 px, named and with tooltips', async () => {
+    hp = await openCard(360);
+    const turn = hp.page.getByRole('article', { name: 'Image' });
+    assert.equal(await turn.getByText('1536x1024 · high', { exact: false }).count(), 1);
+    const row = turn.locator('.image-actions');
+    assert.equal(await row.count(), 1);
+    const box = await row.boundingBox();
+    assert.ok(box && box.height <= 40, `action row ${box?.height} px high`);
+    const tops = new Set<number>();
+    for (const name of NAMES) {
+      const button = row.getByRole('button', { name, exact: true });
+      assert.equal(await button.getAttribute('title'), name);
+      tops.add(Math.round((await button.boundingBox())?.y ?? -1));
+    }
+    assert.equal(tops.size, 1, 'the four actions are on one line');
+    const footer = turn.locator('.image-footer');
+    await footer.getByRole('button', { name: 'Regenerate', exact: true }).waitFor();
+    assert.ok(((await footer.boundingBox())?.height ?? 99) <= 40);
+    // Everything under the thumbnail (path, actions, options, Regenerate) takes under 100 px, not 150 for buttons.
+    const thumb = await turn.locator('.image-thumb').boundingBox();
+    const article = await turn.boundingBox();
+    assert.ok(thumb && article);
+    const below = article.y + article.height - (thumb.y + thumb.height);
+    assert.ok(below <= 100, `${below} px under the thumbnail`);
+    assert.equal(await row.locator('.tool-label').first().isVisible(), false);
+    await hp.page.screenshot({ path: join(ROOT, 'test-results', 'webview-image-card-dark-360.png') });
+    assert.deepEqual(hp.errors, []);
+  });
+
+  it('shows the labels beside the icons where the row has room, in the light theme too', async () => {
+    hp = await openCard(760, 'vscode-light');
+    const row = hp.page.getByRole('article', { name: 'Image' }).locator('.image-actions');
+    for (const name of NAMES) {
+      const button = row.getByRole('button', { name, exact: true });
+      assert.equal((await button.innerText()).trim(), name);
+      assert.equal(await button.locator('.tool-label').isVisible(), true);
+    }
+    const box = await row.boundingBox();
+    assert.ok(box && box.height <= 40, `action row ${box?.height} px high`);
+    await hp.page.screenshot({ path: join(ROOT, 'test-results', 'webview-image-card-light-760.png') });
+    assert.deepEqual(hp.errors, []);
   });
 });

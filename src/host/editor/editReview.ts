@@ -9,14 +9,17 @@ const addedStyle = vscode.window.createTextEditorDecorationType({
   overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
   overviewRulerLane: vscode.OverviewRulerLane.Left,
 });
-// Removed lines are not in the document: each is drawn, struck through, after the line that replaced it.
+// Removed lines are not in the document: each is drawn after the line that replaced it, behind a "−", in the
+// theme's colours for removed text: upright and not struck through (italics and a line through the glyphs
+// made them hard to read), in the editor's own foreground, with the diff border high-contrast themes define.
 // Each carries its own text and hover, which cost the extension host (serializing) and the editor (a CSS
 // rule each), so only those near the visible lines are drawn; the overview ruler marks every one.
 const removedStyle = vscode.window.createTextEditorDecorationType({
   after: {
-    backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
-    textDecoration: 'line-through',
-    fontStyle: 'italic',
+    color: new vscode.ThemeColor('editor.foreground'),
+    backgroundColor: new vscode.ThemeColor('diffEditor.removedTextBackground'),
+    border: '1px dashed',
+    borderColor: new vscode.ThemeColor('diffEditor.removedTextBorder'),
     margin: '0 0 0 3ch',
   },
 });
@@ -140,12 +143,12 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
       const line = document.positionAt(hunk.offset).line;
       lenses.push(
         new vscode.CodeLens(at(line), {
-          title: vscode.l10n.t('Accept'),
+          title: vscode.l10n.t('$(check) Accept'),
           command: 'modelGateway.acceptHunk',
           arguments: [hunk.id],
         }),
         new vscode.CodeLens(at(line), {
-          title: vscode.l10n.t('Reject'),
+          title: vscode.l10n.t('$(close) Reject'),
           command: 'modelGateway.rejectHunk',
           arguments: [hunk.id],
         }),
