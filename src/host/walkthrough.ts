@@ -52,6 +52,21 @@ async function markShown(context: vscode.ExtensionContext): Promise<void> {
 const setContext = (key: string, value: boolean): Thenable<unknown> =>
   vscode.commands.executeCommand('setContext', key, value);
 
+/**
+ * Marks a step done in VS Code's own record of walkthrough progress. Needed because VS Code completes an
+ * `onContext:` step only when the key *changes* to true after the walkthrough was registered: a key already true
+ * then (a key set, a chat used before the walkthrough first opens) never checks the step. The record is saved
+ * even when the walkthrough is not registered yet (the command then fails, which is expected and harmless).
+ */
+function markStepDone(context: vscode.ExtensionContext, step: string, log: vscode.LogOutputChannel): void {
+  const id = `${context.extension.id}#${WALKTHROUGH_ID}#${step}`;
+  void vscode.commands
+    .executeCommand('welcome.markStepComplete', id)
+    .then(undefined, (error: unknown) =>
+      log.debug(`Walkthrough step ${step} noted as done: ${String(error)}`),
+    );
+}
+
 /** The base URL was chosen by the user: set in any settings scope (the default alone is not a choice). */
 function baseUrlConfigured(): boolean {
   const seen = vscode.workspace.getConfiguration('modelGateway').inspect<string>('baseUrl');
@@ -75,30 +90,34 @@ export function registerWalkthrough(
   log: vscode.LogOutputChannel,
   state: WalkthroughState,
 ): void {
+  /** Sets a step's context key and, when true, records the step as done (see {@link markStepDone}). */
+  const stepState = async (key: string, step: string, done: boolean): Promise<void> => {
+    await setContext(key, done);
+    if (done) markStepDone(context, step, log);
+  };
   const syncKeyContext = async (): Promise<boolean> => {
     const hasKey = (await keys.get()) !== undefined;
-    await setContext(CONTEXT.hasKey, hasKey);
+    await stepState(CONTEXT.hasKey, 'setApiKey', hasKey);
     return hasKey;
   };
   const connectionWorked = async (): Promise<void> => {
     if (!context.globalState.get<boolean>(CONNECTION_WORKED_KEY))
       await context.globalState.update(CONNECTION_WORKED_KEY, true);
-    await setContext(CONTEXT.connectionWorked, true);
+    await stepState(CONTEXT.connectionWorked, 'testConnection', true);
   };
+  const syncBaseUrl = (): Promise<void> => stepState(CONTEXT.baseUrlSet, 'baseUrl', baseUrlConfigured());
   context.subscriptions.push(
     keys.onDidChange(() => void syncKeyContext()),
     state.gateway.onDidSucceed(() => void connectionWorked()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('modelGateway.baseUrl'))
-        void setContext(CONTEXT.baseUrlSet, baseUrlConfigured());
+      if (e.affectsConfiguration('modelGateway.baseUrl')) void syncBaseUrl();
     }),
   );
-  void setContext(CONTEXT.baseUrlSet, baseUrlConfigured());
-  if (context.globalState.get<boolean>(CONNECTION_WORKED_KEY))
-    void setContext(CONTEXT.connectionWorked, true);
+  void syncBaseUrl();
+  if (context.globalState.get<boolean>(CONNECTION_WORKED_KEY)) void connectionWorked();
   void state.store
     .hasAny()
-    .then((any) => setContext(CONTEXT.hasConversation, any))
+    .then((any) => stepState(CONTEXT.hasConversation, 'chat', any))
     .then(undefined, (error: unknown) => log.warn(`Could not read the chat history: ${String(error)}`));
   void syncKeyContext()
     .then(async (hasKey) => {
