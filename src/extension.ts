@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from './host/ourCommands';
 import { ConversationStore } from './chat/store';
 import { ApiKeyStore } from './host/apiKey';
 import { ChatHub } from './host/chat/chatHub';
@@ -18,6 +19,7 @@ import type { ReviewSnapshot } from './host/editor/editReview';
 import { registerApply } from './host/editor/applyBlock';
 import { registerGenerateCode } from './host/editor/generateCode';
 import { GatewayService } from './host/gatewayService';
+import { LastConnection } from './host/lastConnection';
 import { registerGenerateImage } from './host/images/generateImage';
 import { registerLanguageModelProvider } from './host/lm/provider';
 import { registerParticipant } from './host/lm/participant';
@@ -89,11 +91,13 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
 
   registerEditorTracker(context);
   registerApiKeyCommands(context, keys);
-  registerWalkthrough(context, keys, log);
-  registerTestConnection(context, gateway, () => config.current);
+  registerWalkthrough(context, keys, log, { gateway, store });
+  const lastConnection = new LastConnection();
+  context.subscriptions.push(lastConnection);
+  registerTestConnection(context, gateway, () => config.current, lastConnection);
   registerModelDiscovery(context, models);
   registerSelectModel(context, () => config.current, models);
-  registerStatusBar(context, () => config.current, models);
+  registerStatusBar(context, () => config.current, models, lastConnection);
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
@@ -104,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   registerLanguageModelProvider(context, gateway, () => config.current, models);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);
   const completions = registerCompletions(context, gateway);
-  context.subscriptions.push(vscode.commands.registerCommand('modelGateway.showLog', () => log.show()));
+  context.subscriptions.push(registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
   const openChatSession = async (options?: SessionOptions) => {

@@ -83,6 +83,12 @@ export class ConversationStore {
     this.now = options.now ?? Date.now;
   }
 
+  /** Whether any conversation was ever saved (one directory read, no file parsed): a chat was used. */
+  async hasAny(): Promise<boolean> {
+    const onDisk = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
+    return onDisk.some((name) => FILE_PATTERN.test(name));
+  }
+
   /** Summaries of every readable conversation, newest first. */
   async list(): Promise<ListResult> {
     const problems = this.laterProblems.splice(0);

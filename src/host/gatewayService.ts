@@ -9,6 +9,9 @@ import { logRequest } from './log';
 export class GatewayService implements vscode.Disposable {
   private client: GatewayClient | undefined;
   private clientConfig: ExtensionConfig | undefined;
+  private readonly succeeded = new vscode.EventEmitter<void>();
+  /** Fires when a request to the gateway got a successful answer (the walkthrough's connection step). */
+  readonly onDidSucceed = this.succeeded.event;
 
   constructor(
     private readonly getConfig: () => ExtensionConfig,
@@ -40,7 +43,10 @@ export class GatewayService implements vscode.Disposable {
         idleMs: config.idleTimeoutMs,
         imageFirstByteMs: config.images.timeoutMs,
       },
-      onRequestLog: (entry) => logRequest(this.log, entry),
+      onRequestLog: (entry) => {
+        logRequest(this.log, entry);
+        if (!entry.error && entry.status !== undefined && entry.status < 300) this.succeeded.fire();
+      },
     });
     return this.client;
   }
@@ -69,6 +75,7 @@ export class GatewayService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.succeeded.dispose();
     void this.client?.close();
     this.client = undefined;
   }

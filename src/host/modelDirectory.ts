@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from './ourCommands';
 import { normaliseBaseUrl } from '../gateway/baseUrl';
 import { type DiscoveredModel, mergeModels } from '../gateway/discovery';
 import { isGatewayError } from '../gateway';
@@ -155,7 +156,7 @@ export class ModelDirectory implements vscode.Disposable {
 export function registerModelDiscovery(context: vscode.ExtensionContext, directory: ModelDirectory): void {
   context.subscriptions.push(
     directory,
-    vscode.commands.registerCommand('modelGateway.refreshModels', async () => {
+    registerCommand('modelGateway.refreshModels', async () => {
       const outcome = await directory.refresh({ interactive: true });
       if (outcome.source === 'server') {
         vscode.window.setStatusBarMessage(

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { readableModelName } from '../gateway/modelNames';
 import { modelNote } from '../gateway/discovery';
 import type { ExtensionConfig } from './config';
+import { clockTime, type LastConnection } from './lastConnection';
 import type { ModelDirectory } from './modelDirectory';
 
 /**
@@ -12,6 +13,7 @@ export function registerStatusBar(
   context: vscode.ExtensionContext,
   getConfig: () => ExtensionConfig,
   directory: ModelDirectory,
+  lastConnection: LastConnection,
 ): void {
   const item = vscode.window.createStatusBarItem('modelGateway.model', vscode.StatusBarAlignment.Right, 100);
   item.name = vscode.l10n.t('Model Gateway Model');
@@ -46,6 +48,7 @@ export function registerStatusBar(
           about,
         ),
         gateway,
+        ...connectedLine(lastConnection, config.baseUrl),
         vscode.l10n.t('Click to change the default model.'),
       ].join('\n\n'),
     );
@@ -56,7 +59,15 @@ export function registerStatusBar(
   context.subscriptions.push(
     item,
     directory.onDidChange(() => update(getConfig())),
+    lastConnection.onDidChange(() => update(getConfig())),
   );
+}
+
+/** The last successful Test Connection, while it is for the current base URL (another address says nothing). */
+function connectedLine(lastConnection: LastConnection, baseUrl: string): string[] {
+  const last = lastConnection.current;
+  if (!last || last.baseUrl !== baseUrl) return [];
+  return [vscode.l10n.t('Connected to `{0}`, {1} ms, at {2}.', last.baseUrl, last.ms, clockTime(last.at))];
 }
 
 function sameOrigin(a: string, b: string): boolean {

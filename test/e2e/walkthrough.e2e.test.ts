@@ -10,7 +10,7 @@ const STEPS = [
   'Set your API key',
   'Point to your gateway',
   'Test Connection',
-  'Open the chat and ask something',
+  'Ask in the chat',
   'Explain a selection',
   'Generate code and review it',
   'Generate an image',

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import type { CodeQuote } from '../../chat/types';
 import type { ChatHub } from './chatHub';
 import type { ChatSession } from './chatSession';
@@ -147,13 +148,13 @@ export function registerChat(context: vscode.ExtensionContext, hub: ChatHub): Ch
       webviewOptions: { retainContextWhenHidden: true },
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, views),
-    vscode.commands.registerCommand('modelGateway.openChat', async () => {
+    registerCommand('modelGateway.openChat', async () => {
       await views.openView();
     }),
-    vscode.commands.registerCommand('modelGateway.openChatInEditor', async () => {
+    registerCommand('modelGateway.openChatInEditor', async () => {
       await views.openInEditor();
     }),
-    vscode.commands.registerCommand('modelGateway.newChat', async () => {
+    registerCommand('modelGateway.newChat', async () => {
       const session = await views.openView();
       await session.newChat();
       session.post({ type: 'focusComposer' });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import type { ApiKeyStore } from '../apiKey';
 
 /** Options for automation (tests, keybindings): skip the input box. */
@@ -9,7 +10,7 @@ interface SetApiKeyOptions {
 /** Registers Set API Key and Clear API Key. */
 export function registerApiKeyCommands(context: vscode.ExtensionContext, keys: ApiKeyStore): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('modelGateway.setApiKey', async (options?: SetApiKeyOptions) => {
+    registerCommand('modelGateway.setApiKey', async (options?: SetApiKeyOptions) => {
       const entered =
         typeof options?.key === 'string'
           ? options.key
@@ -44,7 +45,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, keys: A
       }
       return true;
     }),
-    vscode.commands.registerCommand('modelGateway.clearApiKey', async () => {
+    registerCommand('modelGateway.clearApiKey', async () => {
       await keys.clear();
       const fallback = (await keys.source()) === 'environment';
       void vscode.window.showInformationMessage(

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { formatContextSize } from '../../gateway/models';
 import { modelNote } from '../../gateway/discovery';
 import { readableModelName } from '../../gateway/modelNames';
@@ -12,7 +13,7 @@ export function registerSelectModel(
   directory: ModelDirectory,
 ): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('modelGateway.selectModel', async (modelId?: string) => {
+    registerCommand('modelGateway.selectModel', async (modelId?: string) => {
       const config = getConfig();
       const chosen = typeof modelId === 'string' ? modelId : await pickModel(config, directory);
       if (!chosen) return undefined;

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import type { ExtensionConfig } from '../config';
 import { showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
+import type { LastConnection } from '../lastConnection';
 
 /** The outcome, returned to callers such as tests. */
 export type ConnectionResult = { ok: true; ms: number; model: string } | { ok: false; message: string };
@@ -11,9 +13,10 @@ export function registerTestConnection(
   context: vscode.ExtensionContext,
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
+  lastConnection: LastConnection,
 ): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('modelGateway.testConnection', async (): Promise<ConnectionResult> => {
+    registerCommand('modelGateway.testConnection', async (): Promise<ConnectionResult> => {
       if (!(await gateway.requireKey())) return { ok: false, message: vscode.l10n.t('No API key.') };
       const config = getConfig();
       const model = config.chat.model;
@@ -41,6 +44,9 @@ export function registerTestConnection(
           },
         );
         const ms = Math.round(performance.now() - started);
+        // The toast can be hidden or missed: the log and the status bar's tooltip keep the result.
+        gateway.log.info(`Test Connection: connected to ${config.baseUrl}, ${ms} ms (model ${model}).`);
+        lastConnection.set({ baseUrl: config.baseUrl, ms, at: new Date() });
         void vscode.window.showInformationMessage(
           vscode.l10n.t(
             'Model Gateway: connected, {0} ms ({1} at {2}).',

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { readContextSettings } from '../context/contextSettings';
 import { CompletionEngine, type EngineStats } from '../../complete/engine';
 import { completeSettings } from '../../complete/settings';
@@ -60,7 +61,7 @@ export function registerCompletions(
       if (!state.settings.enabled) engine.cancelInFlight();
       status.setEnabled(state.settings.enabled);
     }),
-    vscode.commands.registerCommand('modelGateway.toggleCompletions', async (): Promise<boolean> => {
+    registerCommand('modelGateway.toggleCompletions', async (): Promise<boolean> => {
       const config = vscode.workspace.getConfiguration('modelGateway');
       const inspected = config.inspect<boolean>('complete.enabled');
       const target =

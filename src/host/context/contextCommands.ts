@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import type { ChatViews } from '../chat/chatViews';
 import { lastActiveTextEditor } from '../editorTracker';
 
 /** Registers Add File to Chat and Add Selection to Chat: each opens the chat view and adds the chip. */
 export function registerContextCommands(context: vscode.ExtensionContext, chat: ChatViews): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(
+    registerCommand(
       'modelGateway.addFileToChat',
       async (clicked?: unknown, selected?: unknown): Promise<boolean> => {
         const uris = urisFrom(selected).length ? urisFrom(selected) : urisFrom(clicked);
@@ -21,7 +22,7 @@ export function registerContextCommands(context: vscode.ExtensionContext, chat: 
         return true;
       },
     ),
-    vscode.commands.registerCommand('modelGateway.addSelectionToChat', async (): Promise<boolean> => {
+    registerCommand('modelGateway.addSelectionToChat', async (): Promise<boolean> => {
       const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
       if (!editor || editor.selection.isEmpty) {
         void vscode.window.showWarningMessage(

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import type { CodeQuote } from '../../chat/types';
@@ -193,7 +194,7 @@ export function registerApply(
     return { status: 'review', mode: 'merge', file: name, hunks };
   };
 
-  context.subscriptions.push(vscode.commands.registerCommand('modelGateway.applyCodeBlock', apply));
+  context.subscriptions.push(registerCommand('modelGateway.applyCodeBlock', apply));
 }
 
 /** The file a block names, when it is in the workspace; else the active editor's file. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { explainRequestText } from '../../chat/prompts';
 import type { ChatViews } from '../chat/chatViews';
 import { lastActiveTextEditor } from '../editorTracker';
@@ -7,7 +8,7 @@ import { selectionOrBlock, surroundingLines } from './editorContext';
 /** Registers Explain Selection: the selection (or the block at the cursor) goes to the chat as a quoted turn. */
 export function registerExplainSelection(context: vscode.ExtensionContext, chat: ChatViews): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('modelGateway.explainSelection', async () => {
+    registerCommand('modelGateway.explainSelection', async () => {
       const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
       if (!editor) {
         void vscode.window.showWarningMessage(vscode.l10n.t('Open a file and select the code to explain.'));

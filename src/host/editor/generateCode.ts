@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import { codeGenerationMessages } from '../../chat/prompts';
@@ -138,6 +139,6 @@ export function registerGenerateCode(
     return { status: 'review', code };
   };
 
-  context.subscriptions.push(review, vscode.commands.registerCommand('modelGateway.generateCode', generate));
+  context.subscriptions.push(review, registerCommand('modelGateway.generateCode', generate));
   return review;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import type { Segment } from '../../review/diff';
 import { ReviewModel } from '../../review/model';
 import { StreamingDiff } from '../../review/streaming';
@@ -29,12 +30,12 @@ export class ReviewController implements vscode.Disposable {
     this.subscriptions.push(
       this.view,
       this.autoSave,
-      vscode.commands.registerCommand('modelGateway.acceptEdit', () => this.acceptAll()),
-      vscode.commands.registerCommand('modelGateway.rejectEdit', () => this.rejectAll()),
-      vscode.commands.registerCommand('modelGateway.acceptHunk', (id?: number) => this.acceptHunk(id)),
-      vscode.commands.registerCommand('modelGateway.rejectHunk', (id?: number) => this.rejectHunk(id)),
-      vscode.commands.registerCommand('modelGateway.nextHunk', () => this.reveal(1)),
-      vscode.commands.registerCommand('modelGateway.previousHunk', () => this.reveal(-1)),
+      registerCommand('modelGateway.acceptEdit', () => this.acceptAll()),
+      registerCommand('modelGateway.rejectEdit', () => this.rejectAll()),
+      registerCommand('modelGateway.acceptHunk', (id?: number) => this.acceptHunk(id)),
+      registerCommand('modelGateway.rejectHunk', (id?: number) => this.rejectHunk(id)),
+      registerCommand('modelGateway.nextHunk', () => this.reveal(1)),
+      registerCommand('modelGateway.previousHunk', () => this.reveal(-1)),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         // While the close question waits, the review outlives its document: Cancel opens the file again.
         if (this.active?.kind === 'review' && doc === this.active.session.document && !this.asking)

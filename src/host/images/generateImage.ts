@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { requireTrust } from '../trust';
 import type { ImageGenerationResult } from '../../gateway/types';
 import type { ExtensionConfig } from '../config';
@@ -23,7 +24,7 @@ export function registerGenerateImage(
   getConfig: () => ExtensionConfig,
 ): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('modelGateway.generateImage', (options?: GenerateImageOptions) =>
+    registerCommand('modelGateway.generateImage', (options?: GenerateImageOptions) =>
       generateImage(gateway, getConfig(), options ?? {}),
     ),
   );

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../ourCommands';
 import { extractCode } from '../../chat/codeExtract';
 import { withAttachments } from '../../chat/context';
 import { codeGenerationMessages, explainRequestText } from '../../chat/prompts';
@@ -38,7 +39,7 @@ export function registerParticipant(
   };
   context.subscriptions.push(
     participant,
-    vscode.commands.registerCommand(INSERT_COMMAND, (code: string, language: string) =>
+    registerCommand(INSERT_COMMAND, (code: string, language: string) =>
       applyCode('insert', String(code), String(language ?? '')),
     ),
   );

@@ -14,6 +14,15 @@ describe('chat/store (real temp directory)', function () {
     assert.equal(ctx.fs.count('writeFile'), 0);
   });
 
+  it('hasAny says whether a conversation was ever saved, from a fresh store too', async () => {
+    assert.equal(await ctx.store.hasAny(), false);
+    await ctx.store.save(sample('a', 'First', 1000));
+    assert.equal(await ctx.store.hasAny(), true);
+    const fresh = new NodeStoreFs();
+    assert.equal(await new ConversationStore(fresh, ctx.root).hasAny(), true);
+    assert.equal(fresh.count('readFile'), 0, 'no conversation is parsed');
+  });
+
   it('saves, lists newest first and loads back, in the documented layout', async () => {
     const first = sample('a', 'First', 1000);
     await ctx.store.save(first);
