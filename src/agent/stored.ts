@@ -4,9 +4,9 @@
  * restore the wrong bytes later.
  */
 import * as v from 'valibot';
+import { readVersionedJson, type ParseResult } from '../chat/versionedJson';
 
-/** The value, or why it was refused; `newer` marks a record written by a newer version of the extension. */
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string; newer?: boolean };
+export type { ParseResult };
 
 /** Standard base64 (what Buffer writes), padding included. */
 export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -17,26 +17,9 @@ export function parseVersioned<S extends v.GenericSchema>(
   version: number,
   schema: S,
 ): ParseResult<v.InferOutput<S>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      reason: `it is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, reason: 'it is not a JSON object' };
-  const found = (value as { version?: unknown }).version;
-  if (typeof found !== 'number') return { ok: false, reason: 'it has no format version' };
-  if (found > version)
-    return {
-      ok: false,
-      newer: true,
-      reason: `it was written by a newer version of the extension (format ${found})`,
-    };
-  if (found !== version) return { ok: false, reason: `unknown format version ${found}` };
+  const read = readVersionedJson(text, version);
+  if (!read.ok) return read;
+  const value = read.value;
   const result = v.safeParse(schema, value);
   if (result.success) return { ok: true, value: result.output };
   return { ok: false, reason: result.issues.map(describeIssue).join('; ') };

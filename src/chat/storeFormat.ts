@@ -5,6 +5,7 @@
  * detected (and backed up) rather than crash the history view later.
  */
 import { isUnsafeRelativePath } from './context/safety';
+import { readVersionedJson, type ParseResult } from './versionedJson';
 import { type Attachment, CONTEXT_KINDS } from './context/types';
 import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway/types';
 import { AGENT_TOOL_STATUSES, CHAT_MODES } from './agentTurn';
@@ -12,12 +13,6 @@ import type { AssistantTurn, Conversation, ConversationSummary, ImageTurn, Turn,
 
 /** The format version written by this code. */
 const STORE_FORMAT_VERSION = 1;
-
-/** The result of parsing a stored file: the value, or why it was refused. */
-type ParseResult<T> =
-  | { ok: true; value: T }
-  /** `newer` marks a file from a newer version of the extension: skipped, but neither corrupt nor backed up. */
-  | { ok: false; reason: string; newer?: boolean };
 
 /** Ids become file names, so only a conservative alphabet is allowed (also blocks `../` from a webview). */
 export function isValidConversationId(id: string): boolean {
@@ -67,29 +62,9 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `newer` marks a file from a newer version of the extension: skipped, but neither corrupt nor backed up. */
 function parseVersioned(text: string): ParseResult<Json> {
-  if (text.trim() === '') return { ok: false, reason: 'the file is empty' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      reason: `it is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    };
-  }
-  if (!isObject(value)) return { ok: false, reason: 'it is not a JSON object' };
-  const version = value.version;
-  if (typeof version !== 'number') return { ok: false, reason: 'it has no format version' };
-  if (version > STORE_FORMAT_VERSION) {
-    return {
-      ok: false,
-      newer: true,
-      reason: `it was written by a newer version of the extension (format ${version})`,
-    };
-  }
-  if (version !== STORE_FORMAT_VERSION) return { ok: false, reason: `unknown format version ${version}` };
-  return { ok: true, value };
+  return readVersionedJson(text, STORE_FORMAT_VERSION);
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
