@@ -2,6 +2,7 @@
 // (src/complete/prompt.ts). Answers look like a chatty chat model's: fenced, with the line before the
 // cursor repeated and a sentence after the fence, so clients must post-process them.
 import { createHash } from 'node:crypto';
+import { enclosingFunction, isNumeric, type FunctionShape } from './codeShapes';
 
 /** The hole marker of the extension's prompt (the unit tests check that both agree). */
 export const EMULATOR_HOLE_MARKER = '<|HOLE|>';
@@ -34,14 +35,52 @@ export function parseHole(request: HoleRequest): ParsedHole {
 }
 
 /**
- * The clean suggestion for a hole (what the editor should show): on an empty line, a five-line block
- * indented like the line; elsewhere, the rest of the line, which depends on the text before the cursor.
+ * A block for an empty line inside `fn` (one statement, as the client cuts a suggestion at the end of its
+ * block): a check of its parameters, or a debug trace naming it when it has none.
+ */
+function blockInside(fn: FunctionShape, pad: string, python: boolean): string[] {
+  const names = fn.params.map((p) => p.name);
+  if (python)
+    return names.length
+      ? [
+          `if ${names.map((n) => `${n} is None`).join(' or ')}:`,
+          `${pad}    raise ValueError(f"${fn.name}: expected ${names.map((n) => `{${n}!r}`).join(', ')}")`,
+        ]
+      : ['if __debug__:', `${pad}    print("${fn.name}: starting")`];
+  if (!names.length)
+    return [
+      'if (process.env.DEBUG) {',
+      `${pad}  console.debug('${fn.name}: starting');`,
+      `${pad}  console.debug(\`${fn.name}: cwd \${process.cwd()}\`);`,
+      `${pad}  console.debug(\`${fn.name}: node \${process.version}\`);`,
+      `${pad}}`,
+    ];
+  const numeric = fn.params.every((p) => isNumeric(p.type));
+  const check = numeric
+    ? names.map((n) => `!Number.isFinite(${n})`).join(' || ')
+    : names.map((n) => `${n} === undefined`).join(' || ');
+  return [
+    `if (${check}) {`,
+    `${pad}  const got = JSON.stringify({ ${names.join(', ')} });`,
+    `${pad}  throw new ${numeric ? 'RangeError' : 'TypeError'}(\`${fn.name}: expected ${numeric ? 'finite numbers' : 'every argument'}, got \${got}\`);`,
+    `${pad}}`,
+  ];
+}
+
+/**
+ * The clean suggestion for a hole (what the editor should show). On an empty line inside a function, a block
+ * that checks the function's parameters, or traces it when it has none; on an empty line
+ * outside any function, a five-line function. After `return`, the parameters combined; elsewhere, the rest of
+ * the line, which depends on the text before the cursor (and passes the enclosing function's parameters on).
  */
 export function expectedCompletion(hole: ParsedHole): string {
   const linePrefix = hole.before.slice(hole.before.lastIndexOf('\n') + 1);
+  const python = hole.language === 'python';
+  const fn = enclosingFunction(hole.before);
   if (!linePrefix.trim()) {
     const pad = linePrefix;
-    if (hole.language === 'python')
+    if (fn) return blockInside(fn, pad, python).join('\n');
+    if (python)
       return [
         'def completed(value):',
         `${pad}    doubled = value * 2`,
@@ -56,8 +95,10 @@ export function expectedCompletion(hole: ParsedHole): string {
       `${pad}}`,
     ].join('\n');
   }
+  const names = fn?.params.map((p) => p.name) ?? [];
+  if (/\breturn $/.test(linePrefix) && names.length) return `${names.join(' + ')}${python ? '' : ';'}`;
   const tag = createHash('sha256').update(linePrefix.trim()).digest('hex').slice(0, 6);
-  return `suggested_${tag}();`;
+  return `suggested_${tag}(${names.join(', ')})${python ? '' : ';'}`;
 }
 
 /** The answer text streamed for a hole prompt. */
