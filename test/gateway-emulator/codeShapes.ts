@@ -1,10 +1,11 @@
 // Just enough reading of code for the emulator's templates: function headers, their parameters, and the
 // function a position sits in. Heuristics over lines (no parser), deterministic, good for the demo's code.
 
-/** One parameter of a function header: its name and its declared type ('' when untyped). */
+/** One parameter of a function header: its name, its declared type ('' when untyped), and whether it may be left out. */
 export interface Param {
   name: string;
   type: string;
+  optional: boolean;
 }
 
 /** A function found in code: its name, parameters and the index of its header line. */
@@ -58,9 +59,9 @@ export function paramsOf(list: string): Param[] {
   const params: Param[] = [];
   for (const part of splitTopLevel(list)) {
     const cleaned = part.replace(/^(?:\.\.\.|readonly\s+|public\s+|private\s+|protected\s+)+/, '');
-    const match = new RegExp(`^(${IDENT})\\??\\s*(?::\\s*([^=]+))?`).exec(cleaned);
+    const match = new RegExp(`^(${IDENT})(\\?)?\\s*(?::\\s*([^=]+))?(=)?`).exec(cleaned);
     if (!match || match[1] === 'self' || match[1] === 'cls') continue;
-    params.push({ name: match[1], type: (match[2] ?? '').trim() });
+    params.push({ name: match[1], type: (match[3] ?? '').trim(), optional: Boolean(match[2] || match[4]) });
   }
   return params;
 }

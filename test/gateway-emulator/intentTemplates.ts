@@ -57,11 +57,14 @@ function textParam(param: Param): boolean {
     : /^(name|text|str|s|label|title|word|message|prefix)$/i.test(param.name);
 }
 
-/** Sample arguments: numbers 2, 3, 4… and names for text; two numbers when the parameters are unknown. */
+/**
+ * Sample arguments for the required parameters (optional ones keep their defaults): numbers 2, 3, 4… and names
+ * for text; two numbers when the parameters are unknown.
+ */
 function sampleArgs(params: Param[] | undefined, python: boolean): string[] {
-  const list = params ?? [
-    { name: 'a', type: '' },
-    { name: 'b', type: '' },
+  const list = params?.filter((p) => !p.optional) ?? [
+    { name: 'a', type: '', optional: false },
+    { name: 'b', type: '', optional: false },
   ];
   const names = ['Ada', 'Grace', 'Linus'];
   let n = 2;

@@ -84,6 +84,11 @@ describe('gateway emulator: demo templates', () => {
       py,
       'def test_multiply():\n    assert multiply(2, 3) == 6\n    assert multiply(-2, 3) == -6',
     );
+    const price = "export function formatPrice(cents: number, currency = 'EUR'): string {\n";
+    assert.match(
+      expectedCode(codeRequest('typescript', 'unit test for formatPrice()', '', price)),
+      /formatPrice\(2\)/,
+    );
     const chat = expectedAnswer({
       model: MODEL,
       messages: [{ role: 'user', content: 'unit test for add()' }],
