@@ -35,8 +35,8 @@ export function parseHole(request: HoleRequest): ParsedHole {
 }
 
 /**
- * A block for an empty line inside `fn` (one statement, as the client cuts a suggestion at the end of its
- * block): a check of its parameters, or a debug trace naming it when it has none.
+ * A block for an empty line inside `fn` (ending with one braced block, where the client cuts a suggestion): a
+ * check of its parameters, or a debug trace naming it when it has none.
  */
 function blockInside(fn: FunctionShape, pad: string, python: boolean): string[] {
   const names = fn.params.map((p) => p.name);
@@ -47,11 +47,12 @@ function blockInside(fn: FunctionShape, pad: string, python: boolean): string[] 
           `${pad}    raise ValueError(f"${fn.name}: expected ${names.map((n) => `{${n}!r}`).join(', ')}")`,
         ]
       : ['if __debug__:', `${pad}    print("${fn.name}: starting")`];
+  // Each block starts with a plain statement, so typing through its first characters meets no auto-closed bracket.
   if (!names.length)
     return [
-      'if (process.env.DEBUG) {',
-      `${pad}  console.debug('${fn.name}: starting');`,
-      `${pad}  console.debug(\`${fn.name}: cwd \${process.cwd()}\`);`,
+      'const started = Date.now();',
+      `${pad}if (process.env.DEBUG) {`,
+      `${pad}  console.debug(\`${fn.name}: started at \${new Date(started).toISOString()}\`);`,
       `${pad}  console.debug(\`${fn.name}: node \${process.version}\`);`,
       `${pad}}`,
     ];
@@ -60,9 +61,9 @@ function blockInside(fn: FunctionShape, pad: string, python: boolean): string[] 
     ? names.map((n) => `!Number.isFinite(${n})`).join(' || ')
     : names.map((n) => `${n} === undefined`).join(' || ');
   return [
-    `if (${check}) {`,
-    `${pad}  const got = JSON.stringify({ ${names.join(', ')} });`,
-    `${pad}  throw new ${numeric ? 'RangeError' : 'TypeError'}(\`${fn.name}: expected ${numeric ? 'finite numbers' : 'every argument'}, got \${got}\`);`,
+    `const args = { ${names.join(', ')} };`,
+    `${pad}if (${check}) {`,
+    `${pad}  throw new ${numeric ? 'RangeError' : 'TypeError'}(\`${fn.name}: expected ${numeric ? 'finite numbers' : 'every argument'}, got \${JSON.stringify(args)}\`);`,
     `${pad}}`,
   ];
 }

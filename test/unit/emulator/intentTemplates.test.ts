@@ -128,7 +128,10 @@ describe('gateway emulator: demo templates', () => {
       before: `${GREET}\nexport function scale(value: number, factor: number): number {\n  `,
       after: '\n  return value * factor;\n}\n',
     });
-    assert.match(inAdd, /^if \(!Number\.isFinite\(value\) \|\| !Number\.isFinite\(factor\)\) \{/);
+    assert.match(
+      inAdd,
+      /^const args = \{ value, factor \};\n {2}if \(!Number\.isFinite\(value\) \|\| !Number\.isFinite\(factor\)\) \{/,
+    );
     assert.match(inAdd, /scale: expected finite numbers/);
     assert.doesNotMatch(inAdd, /completed|greet/);
     const afterReturn = expectedCompletion({
