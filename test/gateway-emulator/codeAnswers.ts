@@ -1,7 +1,8 @@
 // Canned but plausible code for Generate Code requests: a test when the instruction asks for one of a named
 // function, else a new function named from the instruction, in the request's language; or the selected code
 // rewritten in two separate places (intentTemplates.ts).
-import { rewriteFunction, sentence, testCode, testTarget } from './intentTemplates';
+import { functionsIn } from './codeShapes';
+import { isTestIntent, rewriteFunction, sentence, testCode, testTarget } from './intentTemplates';
 
 /** What a code request asks for, as read from the prompt the extension sends (src/chat/prompts.ts). */
 export interface CodeSpec {
@@ -254,7 +255,11 @@ function rewritten(spec: CodeSpec & { selection: string }): string {
   const eol = selection.includes('\r\n') ? '\r\n' : '\n';
   const body = selection.replace(/(\r?\n)+$/, '');
   const lines = body.split(/\r?\n/);
-  const target = testTarget(spec.instruction);
+  // "write tests for the selected code" names no function: the test is of the selection's first function.
+  const selected = functionsIn(body);
+  const target = isTestIntent(spec.instruction)
+    ? (testTarget(spec.instruction) ?? (selected.find((f) => f.params.length) ?? selected[0])?.name)
+    : undefined;
   const test = target ? testCode(spec.language, target, `${spec.context ?? ''}\n${body}`) : undefined;
   if (test) return [...lines, '', ...test.split('\n')].join(eol);
   const rewrite = rewriteFunction(spec.language, spec.instruction, lines);

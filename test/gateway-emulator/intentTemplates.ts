@@ -17,16 +17,33 @@ const NOT_NAMES = new Set([
   'method',
   'each',
   'every',
+  'selected',
+  'selection',
+  'current',
+  'code',
+  'file',
+  'test',
+  'tests',
+  'spec',
 ]);
 
-/** The function a "write a test" instruction names (`add()`, `` `add` ``, "for add"), or undefined. */
+/** True when an instruction asks for tests ("unit test for add()", "write tests for the selected code"). */
+export function isTestIntent(instruction: string): boolean {
+  return /\b(unit[- ]?)?tests?\b|\bspecs?\b/i.test(instruction);
+}
+
+/**
+ * The function a "write a test" instruction names (`add()`, `` `add` ``, "for add", "for the add function"), or
+ * undefined; a word followed by another word ("for the selected code") names nothing.
+ */
 export function testTarget(instruction: string): string | undefined {
-  if (!/\b(unit[- ]?)?tests?\b|\bspecs?\b/i.test(instruction)) return undefined;
+  if (!isTestIntent(instruction)) return undefined;
   const called = /([A-Za-z_$][\w$]*)\s*\(\s*\)/.exec(instruction)?.[1];
   const quoted = /`([A-Za-z_$][\w$]*)`/.exec(instruction)?.[1];
-  const named = /\b(?:for|of|covering)\s+(?:the\s+)?(?:function\s+|method\s+)?([A-Za-z_$][\w$]*)/i.exec(
-    instruction,
-  )?.[1];
+  const named =
+    /\b(?:for|of|covering)\s+(?:the\s+)?(?:function\s+|method\s+)?([A-Za-z_$][\w$]*)(?=\s*(?:$|[(.,;:!?]|\s+(?:function|method)\b))/i.exec(
+      instruction,
+    )?.[1];
   const name = called ?? quoted ?? named;
   return name && IDENT.test(name) && !NOT_NAMES.has(name.toLowerCase()) ? name : undefined;
 }

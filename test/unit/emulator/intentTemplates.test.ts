@@ -8,6 +8,7 @@ import { withQuote } from '../../../src/chat/messages';
 import { diffSegments } from '../../../src/review/diff';
 import { answerHeadline, expectedAnswer, expectedCode } from '../../gateway-emulator/answers';
 import { expectedCompletion } from '../../gateway-emulator/completionAnswers';
+import { testTarget } from '../../gateway-emulator/intentTemplates';
 
 const MODEL = 'alpha-sonnet-4-5-20250929';
 const ADD =
@@ -89,6 +90,12 @@ describe('gateway emulator: demo templates', () => {
       expectedCode(codeRequest('typescript', 'unit test for formatPrice()', '', price)),
       /formatPrice\(2\)/,
     );
+    // The chat's "Write tests" follow-up names no function: the selection's function is the one tested.
+    const followUp = expectedCode(codeRequest('typescript', 'write tests for the selected code', ADD));
+    assert.ok(followUp.startsWith(ADD.trimEnd()), 'the selection is kept');
+    assert.match(followUp, /assert\.equal\(add\(2, 3\), 5\);/);
+    assert.equal(testTarget('write tests for the selected code'), undefined);
+    assert.equal(testTarget('a unit test for the add function'), 'add');
     const chat = expectedAnswer({
       model: MODEL,
       messages: [{ role: 'user', content: 'unit test for add()' }],
