@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { acceptInputBox, runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
+import { demoProject } from '../harness/start';
 import { codeLens, editorText, openFile } from './editorHelpers';
 
 describe('Edit review in the real editor', function () {
@@ -45,6 +48,39 @@ describe('Edit review in the real editor', function () {
     await codeLens(page, 'Reject All').click();
     await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     assert.ok((await editorText(page)).includes('export function add(a: number, b: number): number {'));
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await runCommand(page, 'File: Revert File');
+  });
+
+  it('Generate Code on a function of the demo project proposes two separate hunks (issue 25, finding 9)', async () => {
+    const { page, folder } = e2e();
+    // The demo's own file, as `npm start` opens it; the instruction carries no marker, so the emulator's
+    // ordinary rewrite template answers.
+    copyFileSync(join(demoProject, 'src', 'cart.ts'), join(folder, 'src', 'cart.ts'));
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'src/cart.ts');
+    // Lines 20–24: the doc comment and the four lines of `applyDiscount`.
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 19; i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowDown');
+    await runCommand(page, 'Model Gateway: Generate Code');
+    await acceptInputBox(page, 'check the inputs');
+    await codeLens(page, 'Accept All').waitFor({ timeout: 20_000 });
+    await page.locator('.statusbar-item').filter({ hasText: '2 hunks left' }).waitFor({ timeout: 10_000 });
+    const text = await editorText(page);
+    assert.ok(text.includes('/** Check the inputs. */'), text);
+    assert.ok(
+      text.includes('if (!Number.isFinite(total) || !Number.isFinite(percent)) throw new RangeError('),
+      text,
+    );
+    assert.ok(text.includes('export function applyDiscount(total: number, percent: number): number {'), text);
+    assert.equal(await codeLens(page, 'Accept$').count(), 2, 'one Accept per hunk');
+    await screenshot(page, 'e2e-review-demo-two-hunks');
+    await codeLens(page, 'Reject All').click();
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
+    assert.ok(
+      (await editorText(page)).includes('/** Takes `percent` off a total, rounded to whole cents. */'),
+    );
     await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');
   });

@@ -1,6 +1,8 @@
 // Canned chat answers chosen by keywords of the question. Each rule is a small object in CHAT_RULES, tried in
 // order; the first that matches writes the answer. New behaviour is one more rule in the list.
 import { codeFor, withoutMarkers } from './codeAnswers';
+import { enclosingFunction, functionsIn } from './codeShapes';
+import { testTarget } from './intentTemplates';
 
 /** What a chat rule sees: the last user message, plain and as sent. */
 export interface ChatInput {
@@ -44,6 +46,39 @@ function fencedCode(raw: string): { language: string; code: string } | undefined
   const quote = QUOTE_HEADER.exec(raw);
   const m = (quote ? FENCED.exec(raw.slice(quote.index)) : null) ?? FENCED.exec(raw);
   return m ? { language: m[2] || 'code', code: m[3] } : undefined;
+}
+
+const SURROUNDING = /Surrounding lines, for context only:\n(`{3,})[^\n]*\n([\s\S]*?)\n\1/;
+
+/** The code before the selection, from Explain's "Surrounding lines" block (before its `…` line). */
+function codeBefore(raw: string): string {
+  const around = SURROUNDING.exec(raw)?.[2] ?? '';
+  const cut = around.indexOf('\n…\n');
+  return cut < 0 ? '' : around.slice(0, cut);
+}
+
+/** What an explanation is about: the selected symbol, and whether the selection defines it or sits inside it. */
+interface Subject {
+  name?: string;
+  params: string[];
+  relation: 'defines' | 'inside' | 'names' | 'snippet';
+}
+
+/**
+ * The symbol a selection is about: a function it defines (the first with parameters, else the first), else
+ * another name it defines, else the lone identifier selected, else the function it sits in (read from the
+ * surrounding lines), else nothing.
+ */
+function subjectOf(code: string, before: string): Subject {
+  const functions = functionsIn(code);
+  const fn = functions.find((f) => f.params.length) ?? functions[0];
+  if (fn) return { name: fn.name, params: fn.params.map((p) => p.name), relation: 'defines' };
+  const named = new RegExp(NAMED.source).exec(code);
+  if (named) return { name: named[1], params: [], relation: 'defines' };
+  if (/^[A-Za-z_$][\w$]*$/.test(code.trim())) return { name: code.trim(), params: [], relation: 'names' };
+  const outer = enclosingFunction(`${before}\n`);
+  if (outer) return { name: outer.name, params: outer.params.map((p) => p.name), relation: 'inside' };
+  return { params: [], relation: 'snippet' };
 }
 
 /** Lower-cases the first letter of a sentence-like topic ("Think about x" → "think about x", "API" stays). */
@@ -118,22 +153,36 @@ export const CHAT_RULES: ChatRule[] = [
     },
     answer: (language, input) => {
       const { code } = fencedCode(input.raw) ?? { code: '' };
-      const names = [...new Set(Array.from(code.matchAll(NAMED), (m) => m[1]))].slice(0, 3);
+      const subject = subjectOf(code, codeBefore(input.raw));
+      const others = [...new Set(Array.from(code.matchAll(NAMED), (m) => m[1]))].filter(
+        (n) => n !== subject.name,
+      );
+      const names = subject.relation === 'defines' ? [subject.name!, ...others].slice(0, 3) : [];
       const lines = code.split('\n').length;
-      const defines = names.length
-        ? `defines ${names.map((n) => `\`${n}\``).join(', ')}`
-        : 'is a short snippet';
+      const count = `${lines} line${lines === 1 ? '' : 's'}`;
+      const headline = {
+        defines: `This ${language} code defines ${names.map((n) => `\`${n}\``).join(', ')} in ${count}. 🔍`,
+        inside: `${lines === 1 ? 'This line' : `These ${count}`} of ${language} ${lines === 1 ? 'is' : 'are'} part of \`${subject.name}\`. 🔍`,
+        names: `\`${subject.name}\` is a name in this ${language} code. 🔍`,
+        snippet: `This ${language} code is a short snippet of ${count}. 🔍`,
+      }[subject.relation];
+      const signature = subject.name
+        ? `\`${subject.name}${subject.params.length || subject.relation !== 'names' ? `(${subject.params.join(', ')})` : ''}\``
+        : '';
+      const takes = subject.params.length
+        ? `takes ${subject.params.map((p) => `\`${p}\``).join(', ')} and returns a result`
+        : 'runs its steps in order';
       return [
-        `This ${language} code ${defines} in ${lines} line${lines === 1 ? '' : 's'}. 🔍`,
+        headline,
         '',
         '**What it does**',
         '',
-        `- ${names.length ? `\`${names[0]}\` takes its inputs and returns a result` : 'It runs top to bottom'} without side effects.`,
+        `- ${signature ? `${signature} ${takes}` : 'It runs top to bottom'} without side effects.`,
         '- Nothing in it waits on I/O, so it is cheap to call often.',
         '',
         '**Worth knowing**',
         '',
-        '- Add a test for the edge cases (empty input, very large values).',
+        `- Add a test for ${signature || 'it'} with the edge cases (empty input, very large values).`,
         '- A one-line doc comment would help the next reader.',
       ].join('\n');
     },
@@ -149,6 +198,21 @@ export const CHAT_RULES: ChatRule[] = [
       'Rename it to fit your code base, and add a test for the edge cases.',
     ].join('\n'),
   ),
+  {
+    // "unit test for add()": a test of the named function, even without a verb.
+    name: 'write test',
+    topic: (input) => testTarget(input.firstLine),
+    answer: (name) =>
+      [
+        `Here is a test for \`${name}\`. ✅`,
+        '',
+        '```ts',
+        codeFor({ language: 'typescript', instruction: `a test for ${name}()` }),
+        '```',
+        '',
+        'Run it with `node --test` (after compiling), and add a case for each edge you care about.',
+      ].join('\n'),
+  },
   keywordRule('explain', /\b(explain|what is|what are|what's|why|how does|how do)\b/i, (topic) =>
     [
       `In short: ${topic} comes down to three ideas. 💡`,

@@ -1,5 +1,8 @@
-// Canned but plausible code for Generate Code requests: a new function named from the instruction, in the
-// request's language, or the selected code with a visible change (a comment line saying what was asked).
+// Canned but plausible code for Generate Code requests: a test when the instruction asks for one of a named
+// function, else a new function named from the instruction, in the request's language; or the selected code
+// rewritten in two separate places (intentTemplates.ts).
+import { functionsIn } from './codeShapes';
+import { isTestIntent, rewriteFunction, sentence, testCode, testTarget } from './intentTemplates';
 
 /** What a code request asks for, as read from the prompt the extension sends (src/chat/prompts.ts). */
 export interface CodeSpec {
@@ -9,6 +12,8 @@ export interface CodeSpec {
   instruction: string;
   /** The selected code to rewrite; undefined when code is inserted at the cursor. */
   selection?: string;
+  /** The code around the cursor or selection (the prompt's "Code before" and "Code after"), '' when absent. */
+  context?: string;
 }
 
 const MARKER = /\[\[[a-z]+:[^\]]*\]\]/g;
@@ -220,6 +225,9 @@ function newCode(spec: CodeSpec): string {
   const name = functionName(spec.instruction, lang.style);
   const id = spec.language.toLowerCase();
   const kind = ALIASES[id] ?? id;
+  const target = testTarget(spec.instruction);
+  const test = target ? testCode(spec.language, target, spec.context ?? '') : undefined;
+  if (test) return test;
   if (lang.fn) return lang.fn(name, summary(spec.instruction), operation(spec.instruction));
   if (kind === 'html')
     return `<section class="${name.replace(/_/g, '-')}">\n  <h2>${summary(spec.instruction)}</h2>\n</section>`;
@@ -228,7 +236,11 @@ function newCode(spec: CodeSpec): string {
   return `${lang.comment(summary(spec.instruction))}\n${lang.comment(`TODO: ${name}`)}`;
 }
 
-/** The selection with a visible change: a first comment line (same indentation) saying what was asked. */
+/**
+ * The selection rewritten in two separate places, so a review shows two hunks: for a function with parameters,
+ * a doc comment and a guard (intentTemplates.ts); otherwise a comment line above and one below (same
+ * indentation). A test instruction keeps the selection and adds the test after it.
+ */
 function rewritten(spec: CodeSpec & { selection: string }): string {
   const { selection } = spec;
   const kind = ALIASES[spec.language.toLowerCase()] ?? spec.language.toLowerCase();
@@ -241,10 +253,22 @@ function rewritten(spec: CodeSpec & { selection: string }): string {
     }
   }
   const eol = selection.includes('\r\n') ? '\r\n' : '\n';
-  const indent = /^[ \t]*/.exec(selection)?.[0] ?? '';
-  const note = languageOf(spec.language).comment(`Updated: ${commentSafe(spec.instruction) || 'rewritten'}`);
   const body = selection.replace(/(\r?\n)+$/, '');
-  return `${indent}${note}${eol}${body}`;
+  const lines = body.split(/\r?\n/);
+  // "write tests for the selected code" names no function: the test is of the selection's first function.
+  const selected = functionsIn(body);
+  const target = isTestIntent(spec.instruction)
+    ? (testTarget(spec.instruction) ?? (selected.find((f) => f.params.length) ?? selected[0])?.name)
+    : undefined;
+  const test = target ? testCode(spec.language, target, `${spec.context ?? ''}\n${body}`) : undefined;
+  if (test) return [...lines, '', ...test.split('\n')].join(eol);
+  const rewrite = rewriteFunction(spec.language, spec.instruction, lines);
+  if (rewrite) return rewrite.join(eol);
+  const indent = /^[ \t]*/.exec(selection)?.[0] ?? '';
+  const comment = languageOf(spec.language).comment;
+  const above = comment(sentence(commentSafe(spec.instruction)));
+  const below = comment(`End of the change (${lines.length} line${lines.length === 1 ? '' : 's'} kept).`);
+  return [`${indent}${above}`, ...lines, `${indent}${below}`].join(eol);
 }
 
 /** The code a code request gets (the text inside the fenced block of the answer). */
@@ -256,10 +280,15 @@ export function codeFor(spec: CodeSpec): string {
 
 const INSTRUCTION = /^Instruction: (.*)$/m;
 const SELECTED = /Selected code:\n(`{3,})[^\n]*\n([\s\S]*?)\n\1(?:\n|$)/;
+const AROUND = (label: string): RegExp =>
+  new RegExp(`${label}:\\n(\`{3,})[^\\n]*\\n([\\s\\S]*?)\\n\\1(?:\\n|$)`);
 
 /** Reads the instruction and selection from the user message of a code request. */
 export function codeSpecOf(language: string, user: string): CodeSpec {
   const instruction = withoutMarkers(INSTRUCTION.exec(user)?.[1] ?? user.split('\n')[0] ?? '');
   const selected = SELECTED.exec(user);
-  return { language, instruction, selection: selected ? selected[2] : undefined };
+  const context = ['Code before', 'Code after']
+    .map((label) => AROUND(label).exec(user)?.[2] ?? '')
+    .join('\n');
+  return { language, instruction, selection: selected ? selected[2] : undefined, context };
 }

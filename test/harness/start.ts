@@ -2,7 +2,7 @@
 // loaded from the repository: desktop `code` when on PATH, otherwise code-server opened in a browser.
 // Environment: MODEL_GATEWAY_BASE_URL, MODEL_GATEWAY_API_KEY, EMULATOR_PORT (default 8787),
 // MODEL_GATEWAY_EDITOR=code|code-server, MODEL_GATEWAY_EDITOR_PORT, MODEL_GATEWAY_WORKSPACE (folder to open;
-// default .cache/playground), MODEL_GATEWAY_SKIP_APT (do not install Debian packages).
+// default .cache/demo, a copy of the demo project test/fixtures/demo), MODEL_GATEWAY_SKIP_APT (do not install Debian packages).
 import { spawn } from 'node:child_process';
 import {
   accessSync,
@@ -39,12 +39,17 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-/** The folder to open: $MODEL_GATEWAY_WORKSPACE, or a persistent playground copied from the fixture once. */
-function playground(): string {
-  if (process.env.MODEL_GATEWAY_WORKSPACE) return resolve(process.env.MODEL_GATEWAY_WORKSPACE);
-  const folder = join(cacheDir, 'playground');
-  if (!existsSync(folder))
-    cpSync(join(repoRoot, 'test', 'fixtures', 'workspace'), folder, { recursive: true });
+/** The demo project `npm start` opens (a small real-looking project; the tests' fixture stays as it is). */
+export const demoProject = join(repoRoot, 'test', 'fixtures', 'demo');
+
+/**
+ * The folder to open: $MODEL_GATEWAY_WORKSPACE, or a persistent copy of the demo project made once in `cache`
+ * (so what the user changes there survives restarts, and the repository's copy stays clean).
+ */
+export function playground(env: NodeJS.ProcessEnv = process.env, cache = cacheDir): string {
+  if (env.MODEL_GATEWAY_WORKSPACE) return resolve(env.MODEL_GATEWAY_WORKSPACE);
+  const folder = join(cache, 'demo');
+  if (!existsSync(folder)) cpSync(demoProject, folder, { recursive: true });
   return folder;
 }
 

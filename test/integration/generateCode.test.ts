@@ -48,7 +48,7 @@ describe('Generate Code and inline edits (real editor)', () => {
     assert.equal(await vscode.commands.executeCommand('modelGateway.acceptEdit'), true);
     const accepted = editor.document.getText();
     const code = expectedCode(chatRequestIn(emulator.requests));
-    assert.ok(code.startsWith('// Updated: rewrite it\n'), 'the selection with a visible change');
+    assert.ok(code.startsWith('/** Rewrite it. */\n'), 'the selection with a visible change');
     assert.ok(accepted.includes(code));
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('undo');

@@ -144,18 +144,23 @@ describe('gateway emulator: canned answers', () => {
   it('rewrites a selection with a visible change that keeps it valid', () => {
     const selection = 'function add(a, b) {\r\n  return a + b;\r\n}\r\n';
     const code = expectedCode(codeRequest('javascript', 'rewrite it [[fault:crlf]]', selection));
-    assert.equal(code, '// Updated: rewrite it\r\nfunction add(a, b) {\r\n  return a + b;\r\n}');
+    assert.equal(
+      code,
+      '/** Rewrite it. */\r\nfunction add(a, b) {\r\n' +
+        "  if (a === undefined || b === undefined) throw new TypeError('add: a and b must be given');\r\n" +
+        '  return a + b;\r\n}',
+    );
     assert.deepEqual(syntaxErrors(code, true), []);
     const indented = codeFor({
       language: 'python',
       instruction: 'add types */ -->',
       selection: '    x = 1\n',
     });
-    assert.equal(indented, '    # Updated: add types\n    x = 1');
+    assert.equal(indented, '    # Add types.\n    x = 1\n    # End of the change (1 line kept).');
     assert.equal(codeFor({ language: 'json', instruction: 'tidy', selection: '{"a":1}' }), '{\n  "a": 1\n}');
     assert.match(
       codeFor({ language: 'html', instruction: 'tidy', selection: '<p>x</p>' }),
-      /^<!-- Updated: tidy -->\n<p>x<\/p>$/,
+      /^<!-- Tidy\. -->\n<p>x<\/p>\n<!-- End of the change \(1 line kept\)\. -->$/,
     );
   });
 

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { planApt } from '../../harness/debianPackages';
-import { startEmulatorOn } from '../../harness/start';
+import { playground, startEmulatorOn } from '../../harness/start';
 
 /** Listens on a free 127.0.0.1 port and returns the server holding it. */
 async function occupy(): Promise<Server> {
@@ -66,5 +69,32 @@ describe('npm start: Debian packages', () => {
       { ...base, root: true, skip: true },
     ])
       assert.equal(planApt(['libkrb5-dev'], env).action, 'advise');
+  });
+});
+
+describe('npm start: the workspace it opens', () => {
+  it('copies the demo project once, keeps the user’s edits, and MODEL_GATEWAY_WORKSPACE wins', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'mg-start-'));
+    try {
+      const folder = playground({}, cache);
+      assert.equal(folder, join(cache, 'demo'));
+      for (const file of [
+        'package.json',
+        'README.md',
+        'AGENTS.md',
+        'src/money.ts',
+        'src/cart.ts',
+        'test/cart.test.ts',
+      ])
+        assert.ok(existsSync(join(folder, file)), file);
+      assert.equal(existsSync(join(folder, 'src', 'sample.ts')), false, 'not the tests’ fixture');
+      assert.equal(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).name, 'cart-totals');
+      writeFileSync(join(folder, 'src', 'money.ts'), '// edited\n');
+      assert.equal(playground({}, cache), folder);
+      assert.equal(readFileSync(join(folder, 'src', 'money.ts'), 'utf8'), '// edited\n');
+      assert.equal(playground({ MODEL_GATEWAY_WORKSPACE: cache }, cache), cache);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
