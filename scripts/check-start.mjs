@@ -43,12 +43,30 @@ function waitForOutput(child, output, pattern, ms) {
   });
 }
 
-/** Pids of processes whose command line or working folder lies under `root`, other than this one. */
+/** This process and the ones that started it (the CI script runs in the same folder; it is not npm start's). */
+function ancestors() {
+  const pids = new Set();
+  let pid = process.pid;
+  while (pid > 1 && !pids.has(pid)) {
+    pids.add(pid);
+    try {
+      // Field 4 of /proc/PID/stat is the parent; the name (field 2) is in parentheses and may hold spaces.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return pids;
+}
+
+/** Pids of processes whose command line or working folder lies under `root`, other than this one and its parents. */
 function processesUnder(root) {
   const found = [];
+  const mine = ancestors();
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    if (!Number.isInteger(pid) || mine.has(pid)) continue;
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
