@@ -1,10 +1,17 @@
 import * as vscode from 'vscode';
-import { explainRequestText } from '../../chat/prompts';
+import { randomUUID } from 'node:crypto';
+import { attachmentTokens } from '../../chat/context/format';
+import type { Attachment } from '../../chat/context/types';
+import { explainRequest } from '../../chat/prompts';
 import type { ChatViews } from '../chat/chatViews';
+import { selectionLines } from '../context/readers';
 import { lastActiveTextEditor } from '../editorTracker';
 import { selectionOrBlock, surroundingLines } from './editorContext';
 
-/** Registers Explain Selection: the selection (or the block at the cursor) goes to the chat as a quoted turn. */
+/**
+ * Registers Explain Selection: the chat shows what the user asked ("Explain `add` in sample.ts:3-7") with the
+ * code as a selection chip; the model gets the code, the lines around it and the instruction.
+ */
 export function registerExplainSelection(context: vscode.ExtensionContext, chat: ChatViews): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('modelGateway.explainSelection', async () => {
@@ -23,14 +30,43 @@ export function registerExplainSelection(context: vscode.ExtensionContext, chat:
       const { document } = editor;
       const fileName = vscode.workspace.asRelativePath(document.uri);
       const { before, after } = surroundingLines(document, range, 3);
-      const text = explainRequestText(fileName, document.languageId, before.trimEnd(), after.trimStart());
-      await chat.sendToView(text, {
-        code: document.getText(range),
-        language: document.languageId,
+      const { startLine, endLine } = selectionLines(range);
+      const code = document.getText(range);
+      const { title, modelText } = explainRequest({
         fileName,
-        startLine: range.start.line + 1,
+        languageId: document.languageId,
+        code,
+        startLine,
+        endLine,
+        before: before.trimEnd(),
+        after: after.trimStart(),
       });
+      const path = vscode.workspace.asRelativePath(document.uri, false);
+      const attachment = selectionAttachment(path, document.languageId, code, startLine, endLine);
+      await chat.sendToView(title, { attachments: [attachment], modelText });
       return true;
     }),
   );
+}
+
+/** The explained code as the turn's selection attachment, like one chosen with `#`. */
+function selectionAttachment(
+  path: string,
+  language: string,
+  content: string,
+  startLine: number,
+  endLine: number,
+): Attachment {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const item = {
+    id: randomUUID(),
+    kind: 'selection' as const,
+    name,
+    path,
+    startLine,
+    endLine,
+    language,
+    content,
+  };
+  return { ...item, tokens: attachmentTokens(item) };
 }
