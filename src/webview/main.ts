@@ -243,6 +243,7 @@ function handle(message: HostToWebview): void {
     case 'contextChips':
       contextTokens = message.contextTokens;
       chips.update(message.chips, message.suggestion);
+      if (message.clearNotice) notice.clear();
       updateMeter();
       break;
     case 'contextResults':
