@@ -55,22 +55,22 @@ export function declaredName(code: string): string | undefined {
   return method && !/^(if|for|while|switch|catch|return)$/.test(method[1]) ? method[1] : undefined;
 }
 
+/** The 1-based line range as Explain Selection names it: `3-7`, or `3` for one line. */
+export function lineRangeLabel(startLine: number, endLine: number): string {
+  return startLine === endLine ? `${startLine}` : `${startLine}-${endLine}`;
+}
+
 /**
- * Explain Selection's turn: `title` is what the user asked, as the transcript shows it ("Explain `add` in
- * sample.ts:3-7"); `modelText` is what the model is sent in its place, with the lines around the code (the code
- * itself travels as the turn's attachment).
+ * What Explain Selection sends the model in place of the turn's text (which says what the user asked): the
+ * instruction and the lines around the code; the code itself travels as the turn's attachment.
  */
-export function explainRequest(source: ExplainSource): { title: string; modelText: string } {
-  const name = declaredName(source.code);
-  const base = source.fileName.slice(source.fileName.lastIndexOf('/') + 1);
-  const lines =
-    source.startLine === source.endLine ? `${source.startLine}` : `${source.startLine}-${source.endLine}`;
-  const title = `Explain ${name ? `\`${name}\` in ` : ''}${base}:${lines}`;
+export function explainModelText(source: ExplainSource): string {
+  const lines = lineRangeLabel(source.startLine, source.endLine);
   const context = surroundingContext(source.languageId, source.before, source.after);
-  const modelText =
+  return (
     `Explain the attached ${source.languageId} code from ${source.fileName} (lines ${lines}): ` +
-    `what it does, how, and anything surprising.${context}`;
-  return { title, modelText };
+    `what it does, how, and anything surprising.${context}`
+  );
 }
 
 /** The `@gateway /explain` request: the instruction and the lines around the code, which follows it. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { attachmentTokens } from '../../chat/context/format';
 import type { Attachment } from '../../chat/context/types';
-import { explainRequest } from '../../chat/prompts';
+import { declaredName, explainModelText, lineRangeLabel } from '../../chat/prompts';
 import type { ChatViews } from '../chat/chatViews';
 import { selectionLines } from '../context/readers';
 import { lastActiveTextEditor } from '../editorTracker';
@@ -32,7 +32,7 @@ export function registerExplainSelection(context: vscode.ExtensionContext, chat:
       const { before, after } = surroundingLines(document, range, 3);
       const { startLine, endLine } = selectionLines(range);
       const code = document.getText(range);
-      const { title, modelText } = explainRequest({
+      const modelText = explainModelText({
         fileName,
         languageId: document.languageId,
         code,
@@ -42,6 +42,7 @@ export function registerExplainSelection(context: vscode.ExtensionContext, chat:
         after: after.trimStart(),
       });
       const path = vscode.workspace.asRelativePath(document.uri, false);
+      const title = explainTitle(declaredName(code), path, lineRangeLabel(startLine, endLine));
       const attachment = selectionAttachment(path, document.languageId, code, startLine, endLine);
       await chat.sendToView(title, { attachments: [attachment], modelText });
       return true;
@@ -69,4 +70,10 @@ function selectionAttachment(
     content,
   };
   return { ...item, tokens: attachmentTokens(item) };
+}
+
+/** What the transcript shows the user asked: "Explain `add` in sample.ts:3-7". */
+function explainTitle(name: string | undefined, path: string, lines: string): string {
+  const where = `${path.slice(path.lastIndexOf('/') + 1)}:${lines}`;
+  return name ? vscode.l10n.t('Explain `{0}` in {1}', name, where) : vscode.l10n.t('Explain {0}', where);
 }

@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import {
   codeGenerationMessages,
   declaredName,
-  explainRequest,
+  explainModelText,
   explainRequestText,
+  lineRangeLabel,
 } from '../../../src/chat/prompts';
 
 describe('editor prompts', () => {
@@ -42,8 +43,8 @@ describe('editor prompts', () => {
     assert.ok(text.includes('before') && text.includes('after'));
   });
 
-  it('words Explain Selection as the user asked it, and keeps the context for the model', () => {
-    const { title, modelText } = explainRequest({
+  it('gives the model the instruction, the file, the lines and the surrounding code', () => {
+    const modelText = explainModelText({
       fileName: 'src/sample.ts',
       languageId: 'typescript',
       code: 'export function add(a: number, b: number): number {\n  return a + b;\n}',
@@ -52,7 +53,8 @@ describe('editor prompts', () => {
       before: '/** Adds two numbers. */',
       after: '/** Greets. */',
     });
-    assert.equal(title, 'Explain `add` in sample.ts:3-5');
+    assert.equal(lineRangeLabel(3, 5), '3-5');
+    assert.equal(lineRangeLabel(4, 4), '4');
     assert.match(modelText, /typescript code from src\/sample\.ts \(lines 3-5\)/);
     assert.ok(
       modelText.includes('Surrounding lines, for context only') && modelText.includes('/** Greets. */'),
