@@ -69,7 +69,7 @@ export class ChipTray {
       },
       icon(kindIcon(chip.kind)),
       h('span', { class: 'chip-name' }, chip.name),
-      chip.lines ? h('span', { class: 'chip-lines' }, chip.lines) : null,
+      chip.lines ? h('span', { class: 'chip-lines' }, `:${chip.lines}`) : null,
       h('span', { class: 'chip-tokens' }, formatTokens(chip.tokens)),
     );
     open.addEventListener('click', () => this.handlers.open(chip.id));

@@ -110,7 +110,7 @@ export class UserMessageView implements TurnView {
         },
         icon(kindIcon(a.kind)),
         h('span', { class: 'chip-name' }, a.name),
-        a.startLine !== undefined ? h('span', { class: 'chip-lines' }, `${a.startLine}-${a.endLine}`) : null,
+        a.startLine !== undefined ? h('span', { class: 'chip-lines' }, `:${a.startLine}-${a.endLine}`) : null,
         h('span', { class: 'chip-tokens' }, formatTokens(a.tokens)),
       );
       button.addEventListener('click', () =>
