@@ -34,8 +34,9 @@ export function wrapCodeBlock(
   for (const [action, iconName, label, shortLabel] of copyOnly ? all.slice(0, 1) : all) {
     const button = iconButton(iconName, label);
     button.classList.add('code-action');
-    // Hidden from assistive technology: the button's name already says it, at more length.
-    button.append(h('span', { class: 'code-action-label', 'aria-hidden': 'true' }, shortLabel));
+    // Drawn by CSS from the attribute, not a text node: the answer's text (a selection, a copy, a test reading
+    // it) stays free of "CopyInsertReplace…", and the button's name already says it at more length.
+    button.dataset.label = shortLabel;
     button.dataset.codeAction = action;
     actions.append(button);
   }

@@ -15,17 +15,18 @@ let announceTimer: ReturnType<typeof setTimeout> | undefined;
  */
 export function showCopied(button: HTMLElement): void {
   const glyph = button.querySelector('.codicon');
-  const label = button.querySelector<HTMLElement>('.code-action-label');
+  // A labelled code-block action draws its label from data-label (chat.css).
+  const labelled = button.dataset.label !== undefined;
   const previous = timers.get(button);
   if (previous === undefined) {
     button.dataset.copyTitle = button.getAttribute('title') ?? '';
-    if (label) label.dataset.text = label.textContent ?? '';
+    if (labelled) button.dataset.labelBefore = button.dataset.label;
   }
   clearTimeout(previous);
   button.classList.add('copied');
   button.setAttribute('title', l10n.t('Copied'));
   glyph?.classList.replace('codicon-copy', 'codicon-check');
-  if (label) label.textContent = l10n.t('Copied');
+  if (labelled) button.dataset.label = l10n.t('Copied');
   else if (!button.querySelector('.copied-label')) {
     button.append(h('span', { class: 'copied-label', 'aria-hidden': 'true' }, l10n.t('Copied')));
   }
@@ -37,7 +38,7 @@ export function showCopied(button: HTMLElement): void {
       button.classList.remove('copied');
       button.setAttribute('title', button.dataset.copyTitle ?? '');
       glyph?.classList.replace('codicon-check', 'codicon-copy');
-      if (label) label.textContent = label.dataset.text ?? '';
+      if (labelled) button.dataset.label = button.dataset.labelBefore ?? '';
       button.querySelector('.copied-label')?.remove();
     }, COPIED_MS),
   );

@@ -146,6 +146,11 @@ describe('chat polish, issue 25 findings 10-12 (Chromium, real bundle)', functio
     });
     assert.equal(await blockCopy.getAttribute('title'), 'Copied');
     assert.equal(await blockCopy.locator('.codicon-check').count(), 1);
+    assert.equal(
+      await blockCopy.evaluate((el) => getComputedStyle(el, '::after').content),
+      '"Copied"',
+      'the word shows even where the block is too narrow for labels',
+    );
   });
 
   it('code-block actions have visible labels when the block is wide, tooltips in any width', async () => {
@@ -160,12 +165,13 @@ describe('chat polish, issue 25 findings 10-12 (Chromium, real bundle)', functio
       const buttons = hp.page.locator('.code-block .code-actions button');
       assert.equal(await buttons.count(), 5);
       const shown = await buttons.evaluateAll((els) =>
-        els.map((el) => {
-          const label = el.querySelector<HTMLElement>('.code-action-label');
-          return label && label.getBoundingClientRect().width > 0 ? (label.textContent ?? '') : '';
-        }),
+        els.map((el) => getComputedStyle(el, '::after').content.replace(/^none$|^normal$/, '')),
       );
-      assert.deepEqual(shown, labelled ? expected : ['', '', '', '', ''], `labels at ${width} px`);
+      assert.deepEqual(
+        shown,
+        labelled ? expected.map((l) => JSON.stringify(l)) : ['', '', '', '', ''],
+        `labels at ${width} px`,
+      );
       const titles = await buttons.evaluateAll((els) => els.map((el) => el.getAttribute('title')));
       assert.deepEqual(titles.slice(0, 4), tooltips, `tooltips at ${width} px`);
       assert.ok(titles[4]?.startsWith('Apply'), `Apply's tooltip at ${width} px`);
