@@ -11,6 +11,8 @@ export interface ContextChip {
   detail: string;
   /** Estimated tokens of the block it adds to the message. */
   tokens: number;
+  /** The lines of a part of a file (a selection, a symbol), e.g. `3-7`: without them it reads like the file. */
+  lines?: string;
 }
 
 /** What the `#` picker searches: everything (kinds and files), or only files or symbols. */
@@ -34,6 +36,8 @@ export type ContextHostMessage =
       suggestion?: ContextChip;
       /** The active model's context size, for the composer's token meter. */
       contextTokens: number;
+      /** An attachment was just added without a refusal: a refusal still shown is out of date. */
+      clearNotice?: boolean;
     }
   /** Picker results for `requestId`; `pending` while a search (the file index, symbols) is still running. */
   | { type: 'contextResults'; requestId: number; mode: PickerMode; items: PickerItem[]; pending: boolean }

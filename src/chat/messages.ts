@@ -32,7 +32,8 @@ export function toGatewayMessages(conv: Conversation, systemPrompt: string): Tex
 /** The message one turn sends, or undefined for a turn that sends nothing (see `toGatewayMessages`). */
 export function turnToMessage(turn: Turn): TextMessage | undefined {
   if (turn.role === 'user') {
-    const content = turn.quote ? withQuote(turn.content, turn.quote) : turn.content;
+    const asked = turn.modelText ?? turn.content;
+    const content = turn.quote ? withQuote(asked, turn.quote) : asked;
     return {
       role: 'user',
       content: turn.attachments?.length ? withAttachments(content, turn.attachments) : content,

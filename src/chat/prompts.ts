@@ -29,18 +29,65 @@ export function codeGenerationMessages(instruction: string, context: CodeContext
   ];
 }
 
-/** The user's request for an explanation; the code itself travels as the turn's quote. */
+/** What Explain Selection reads from the editor: the code, where it is, and a few lines around it. */
+export interface ExplainSource {
+  fileName: string;
+  languageId: string;
+  code: string;
+  /** 1-based inclusive lines of `code`. */
+  startLine: number;
+  endLine: number;
+  before: string;
+  after: string;
+}
+
+/** The name the selected code declares first (`add` for `export function add(…)`), if it declares one. */
+export function declaredName(code: string): string | undefined {
+  const declaration =
+    /\b(?:function\*?|class|interface|type|enum|struct|trait|def|fn|func|const|let|var)\s+([A-Za-z_$][\w$]*)/.exec(
+      code,
+    );
+  if (declaration) return declaration[1];
+  // A method or a call-like head on the first line: `  async render(items) {`.
+  const method = /^\s*(?:(?:public|private|protected|static|async|override)\s+)*([A-Za-z_$][\w$]*)\s*\(/.exec(
+    code,
+  );
+  return method && !/^(if|for|while|switch|catch|return)$/.test(method[1]) ? method[1] : undefined;
+}
+
+/** The 1-based line range as Explain Selection names it: `3-7`, or `3` for one line. */
+export function lineRangeLabel(startLine: number, endLine: number): string {
+  return startLine === endLine ? `${startLine}` : `${startLine}-${endLine}`;
+}
+
+/**
+ * What Explain Selection sends the model in place of the turn's text (which says what the user asked): the
+ * instruction and the lines around the code; the code itself travels as the turn's attachment.
+ */
+export function explainModelText(source: ExplainSource): string {
+  const lines = lineRangeLabel(source.startLine, source.endLine);
+  const context = surroundingContext(source.languageId, source.before, source.after);
+  return (
+    `Explain the attached ${source.languageId} code from ${source.fileName} (lines ${lines}): ` +
+    `what it does, how, and anything surprising.${context}`
+  );
+}
+
+/** The `@gateway /explain` request: the instruction and the lines around the code, which follows it. */
 export function explainRequestText(
   fileName: string,
   languageId: string,
   before: string,
   after: string,
 ): string {
-  const context =
-    before || after
-      ? `\n\nSurrounding lines, for context only:\n${fence(`${before}\n…\n${after}`, languageId)}`
-      : '';
+  const context = surroundingContext(languageId, before, after);
   return `Explain this ${languageId} code from ${fileName}: what it does, how, and anything surprising.${context}`;
+}
+
+function surroundingContext(languageId: string, before: string, after: string): string {
+  return before || after
+    ? `\n\nSurrounding lines, for context only:\n${fence(`${before}\n…\n${after}`, languageId)}`
+    : '';
 }
 
 function fence(text: string, language = ''): string {

@@ -104,7 +104,7 @@ function conversationProblem(v: unknown): string | undefined {
 
 function isTurn(v: unknown): v is Turn {
   if (!isObject(v) || !isString(v.id) || !isString(v.content) || !isNumber(v.createdAt)) return false;
-  if (v.role === 'user') return optional(v.quote, isQuote);
+  if (v.role === 'user') return optional(v.quote, isQuote) && optional(v.modelText, isString);
   if (v.role === 'image') return isImageTurn(v);
   if (v.role !== 'assistant') return false;
   const a = v as Partial<Record<keyof AssistantTurn, unknown>>;

@@ -33,6 +33,11 @@ export interface UserTurn {
   role: 'user';
   content: string;
   quote?: CodeQuote;
+  /**
+   * What the model is sent in place of `content`, when a command worded the request for it (Explain Selection:
+   * the instruction and the lines around the code). `content` stays what the user asked, as the transcript shows.
+   */
+  modelText?: string;
   /** Context attached to the message, as it was when sent (files, selection, problems…). */
   attachments?: Attachment[];
   /** Sent in Agent mode and its run changed files: Restore Checkpoint puts them back. */

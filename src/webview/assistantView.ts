@@ -6,7 +6,9 @@ import * as l10n from '@vscode/l10n';
 import type { AgentMeter, AgentRun, AgentToolRow, ChangedFile } from '../chat/agentTurn';
 import type { AssistantTurn, TurnError } from '../chat/types';
 import type { HostToWebview } from '../protocol';
+import { readableModelName } from '../gateway/modelNames';
 import { AgentRunView } from './agent/agentRunView';
+import { showCopied } from './copyFeedback';
 import { h, iconButton } from './dom';
 import { turnHeader, type TurnContext, type TurnView } from './messageView';
 import { renderMarkdownOnce, StreamRenderer } from './streamRenderer';
@@ -60,19 +62,22 @@ export class AssistantMessageView implements TurnView {
       context.post({ type: 'regenerate' }),
     );
     this.regenerateButton.hidden = true;
-    const copy = iconButton('copy', l10n.t('Copy message'), () =>
-      context.post({ type: 'copy', text: this.content }),
-    );
+    const copy = iconButton('copy', l10n.t('Copy message'), (event) => {
+      context.post({ type: 'copy', text: this.content });
+      showCopied(event.currentTarget as HTMLElement);
+    });
+    // The picker's name ("Sonnet 4.5"); the id the gateway knows is in the tooltip.
+    const modelName = readableModelName(turn.model);
     this.extras = h('div', { class: 'turn-extras' });
     this.usage = h('span', { class: 'usage' });
     this.element = h(
       'article',
       {
         role: 'article',
-        'aria-label': l10n.t('Assistant {0}', turn.model),
+        'aria-label': l10n.t('Assistant {0}', modelName),
         class: 'turn turn-assistant',
       },
-      turnHeader('sparkle', turn.model, h('div', { class: 'turn-actions' })),
+      turnHeader('sparkle', modelName, h('div', { class: 'turn-actions' }), turn.model),
       this.thinking?.element,
       this.run?.element ?? this.answer,
       this.extras,

@@ -8,14 +8,18 @@ import { fullText } from './longRuns';
 
 type ToolbarAction = CodeBlockAction | 'copy';
 
-/** The toolbar's buttons: action, codicon and label (in the display language). */
-const toolbarActions = (): ReadonlyArray<readonly [ToolbarAction, string, string]> => [
-  ['copy', 'copy', l10n.t('Copy')],
-  ['insert', 'insert', l10n.t('Insert at cursor')],
-  ['replace', 'replace', l10n.t('Replace selection')],
-  ['newFile', 'new-file', l10n.t('Open as new file')],
+/**
+ * The toolbar's buttons: action, codicon, name (accessible name and tooltip) and the shorter visible label
+ * shown when the block is wide enough (chat.css). Each label is a part of its name, so a voice command that
+ * says what it sees still matches.
+ */
+const toolbarActions = (): ReadonlyArray<readonly [ToolbarAction, string, string, string]> => [
+  ['copy', 'copy', l10n.t('Copy'), l10n.t('Copy')],
+  ['insert', 'insert', l10n.t('Insert at cursor'), l10n.t('Insert')],
+  ['replace', 'replace', l10n.t('Replace selection'), l10n.t('Replace')],
+  ['newFile', 'new-file', l10n.t('Open as new file'), l10n.t('New file')],
   // The tooltip names the target file once known (applyTarget.ts); the accessible name stays "Apply".
-  ['apply', 'git-pull-request-go-to-changes', l10n.t('Apply')],
+  ['apply', 'git-pull-request-go-to-changes', l10n.t('Apply'), l10n.t('Apply')],
 ];
 
 /** Wraps a `<pre><code>` in a code block with a header (language or title) and action buttons. */
@@ -27,8 +31,12 @@ export function wrapCodeBlock(
 ): HTMLElement {
   const actions = h('div', { class: 'code-actions' });
   const all = toolbarActions();
-  for (const [action, iconName, label] of copyOnly ? all.slice(0, 1) : all) {
+  for (const [action, iconName, label, shortLabel] of copyOnly ? all.slice(0, 1) : all) {
     const button = iconButton(iconName, label);
+    button.classList.add('code-action');
+    // Drawn by CSS from the attribute, not a text node: the answer's text (a selection, a copy, a test reading
+    // it) stays free of "CopyInsertReplace…", and the button's name already says it at more length.
+    button.dataset.label = shortLabel;
     button.dataset.codeAction = action;
     actions.append(button);
   }

@@ -69,6 +69,7 @@ export class ChipTray {
       },
       icon(kindIcon(chip.kind)),
       h('span', { class: 'chip-name' }, chip.name),
+      chip.lines ? h('span', { class: 'chip-lines' }, `:${chip.lines}`) : null,
       h('span', { class: 'chip-tokens' }, formatTokens(chip.tokens)),
     );
     open.addEventListener('click', () => this.handlers.open(chip.id));
@@ -101,21 +102,17 @@ export class ChipTray {
 export class NoticeLine {
   readonly element: HTMLElement;
   private readonly text: HTMLElement;
+  private readonly icon = icon('error');
 
   constructor() {
     this.text = h('span', { class: 'notice-text' });
     const close = iconButton('close', l10n.t('Dismiss notice'), () => this.clear());
-    this.element = h(
-      'div',
-      { class: 'notice', role: 'alert', hidden: true },
-      icon('error'),
-      this.text,
-      close,
-    );
+    this.element = h('div', { class: 'notice', role: 'alert', hidden: true }, this.icon, this.text, close);
   }
 
   show(level: 'error' | 'info', message: string): void {
     this.element.classList.toggle('info', level === 'info');
+    this.icon.className = `codicon codicon-${level === 'info' ? 'info' : 'error'}`;
     this.text.textContent = message;
     this.element.hidden = false;
   }

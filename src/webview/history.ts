@@ -97,7 +97,7 @@ export class HistoryView {
       h(
         'div',
         { class: 'history-actions' },
-        action('go-to-file', l10n.t('Open'), { type: 'openConversation', id }),
+        action('arrow-right', l10n.t('Open'), { type: 'openConversation', id }),
         action('edit', l10n.t('Rename'), { type: 'renameConversation', id }),
         action('export', l10n.t('Export'), { type: 'exportConversation', id }),
         action('trash', l10n.t('Delete'), { type: 'deleteConversation', id }),

@@ -7,6 +7,7 @@ import type { PickerItem } from '../contextProtocol';
 import type { ChatViewState, HostToWebview } from '../protocol';
 import { applyTargetOf, nameApplyTarget } from './applyTarget';
 import { codeBlockMessage } from './codeBlock';
+import { showCopied } from './copyFeedback';
 import { unfoldAt } from './longRuns';
 import { Composer } from './composer';
 import { ChipTray, formatTokens, NoticeLine } from './contextChips';
@@ -180,6 +181,8 @@ document.addEventListener('click', (event) => {
   const codeMessage = codeBlockMessage(event.target, (block) => applyTargetOf(block, answerSource));
   if (codeMessage) {
     post(codeMessage);
+    const button = (event.target as Element).closest<HTMLElement>('[data-code-action]');
+    if (codeMessage.type === 'copy' && button) showCopied(button);
     return;
   }
   const link = event.target instanceof Element ? event.target.closest('a') : null;
@@ -243,6 +246,7 @@ function handle(message: HostToWebview): void {
     case 'contextChips':
       contextTokens = message.contextTokens;
       chips.update(message.chips, message.suggestion);
+      if (message.clearNotice) notice.clear();
       updateMeter();
       break;
     case 'contextResults':

@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { UserTurn } from '../chat/types';
 import type { WebviewToHost } from '../protocol';
 import { keepCopyOnly, quoteBlock } from './codeBlock';
+import { showCopied } from './copyFeedback';
 import { formatTokens, kindIcon } from './contextChips';
 import { h, icon, iconButton, textButton } from './dom';
 import { highlightedFragment, renderMarkdownOnce } from './markdown';
@@ -21,11 +22,16 @@ export interface TurnView {
 }
 
 /** The header line of a turn: who speaks, and the turn's action buttons. */
-export function turnHeader(iconName: string, author: string, actions: HTMLElement): HTMLElement {
+export function turnHeader(
+  iconName: string,
+  author: string,
+  actions: HTMLElement,
+  tooltip?: string,
+): HTMLElement {
   return h(
     'div',
     { class: 'turn-header' },
-    h('span', { class: 'turn-author' }, icon(iconName), h('span', {}, author)),
+    h('span', { class: 'turn-author', title: tooltip }, icon(iconName), h('span', {}, author)),
     actions,
   );
 }
@@ -51,7 +57,10 @@ export class UserMessageView implements TurnView {
       'div',
       { class: 'turn-actions' },
       this.editButton,
-      iconButton('copy', l10n.t('Copy message'), () => context.post({ type: 'copy', text: this.content })),
+      iconButton('copy', l10n.t('Copy message'), (event) => {
+        context.post({ type: 'copy', text: this.content });
+        showCopied(event.currentTarget as HTMLElement);
+      }),
     );
     this.actions = actions;
     this.body = h('div', { class: 'markdown user-text' });
@@ -101,7 +110,7 @@ export class UserMessageView implements TurnView {
         },
         icon(kindIcon(a.kind)),
         h('span', { class: 'chip-name' }, a.name),
-        a.startLine !== undefined ? h('span', { class: 'chip-lines' }, `${a.startLine}-${a.endLine}`) : null,
+        a.startLine !== undefined ? h('span', { class: 'chip-lines' }, `:${a.startLine}-${a.endLine}`) : null,
         h('span', { class: 'chip-tokens' }, formatTokens(a.tokens)),
       );
       button.addEventListener('click', () =>

@@ -221,6 +221,10 @@ describe('Chat context in the real editor', function () {
     await runCommand(page, 'Add Selection to Model Gateway Chat');
     const frame = await openChat(page);
     await frame.getByRole('button', { name: 'Remove alpha.ts' }).waitFor();
+    // Issue 25, finding 11: the chip says which lines, so that it does not read like the whole file.
+    const chip = frame.locator('.chip-tray .chip-main').filter({ hasText: 'alpha.ts' });
+    assert.equal((await chip.locator('.chip-lines').innerText()).trim(), ':2-3');
+    await screenshot(page, 'e2e-context-selection-chip');
     const before = chatRequestCount();
     await messageBox(frame).fill('Explain these lines.');
     await messageBox(frame).press('Enter');
@@ -285,14 +289,49 @@ describe('Chat context in the real editor', function () {
     assert.match(sent, /ctx\/broken\.ts:1:14 {2}error {2}Type 'string' is not assignable to type 'number'\./);
   });
 
+  // Issue 25, finding 11: with no problems there is nothing to attach, and the chat says so.
+  it('Problems of a file that has none says "No problems" and attaches nothing', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'ctx/alpha.ts');
+    const frame = await openNewChat(page);
+    await pickContext(frame, 'problems', /Problems in Current File/);
+    const notice = frame.getByRole('alert');
+    await until(
+      async () =>
+        (await notice.innerText().catch(() => '')).includes('No problems in alpha.ts: nothing was attached.'),
+      20_000,
+      'the "No problems" notice',
+    );
+    assert.equal(await notice.locator('.codicon-info').count(), 1, 'said as information, not as an error');
+    assert.equal(await frame.getByRole('button', { name: /^Remove / }).count(), 0, 'no chip');
+    await screenshot(page, 'e2e-context-no-problems');
+    const before = chatRequestCount();
+    await messageBox(frame).fill('Anything wrong here?');
+    await messageBox(frame).press('Enter');
+    const sent = await nextUserMessage(before);
+    assert.doesNotMatch(sent, /kind="problems"/);
+  });
+
   it('the output of a quick command in the integrated terminal travels, or the block says it was not captured', async () => {
     const { page } = e2e();
+    // Issue 25, finding 11: asked before any terminal exists, the refusal must go once a terminal attaches.
+    await runCommand(page, 'Terminal: Kill All Terminals');
+    const frame = await openNewChat(page);
+    await pickContext(frame, 'term', /Terminal Output/);
+    const notice = frame.locator('.notice');
+    await until(
+      async () => (await notice.innerText().catch(() => '')).includes('No terminal is open'),
+      20_000,
+      'the "No terminal is open" notice',
+    );
     await openTerminal(page, () => runCommand(page, 'Terminal: Create New Terminal'));
     await page.keyboard.type('echo ctx-term-$((6*7))-m4rk');
     await page.keyboard.press('Enter');
     await screenshot(page, 'e2e-context-terminal');
-    const frame = await openNewChat(page);
     const chip = await attachTerminal(frame);
+    assert.equal(await notice.isVisible(), false, 'no stale refusal next to the chip');
+    await screenshot(page, 'e2e-context-terminal-chip');
     const before = chatRequestCount();
     await messageBox(frame).fill('Why did it print that?');
     await messageBox(frame).press('Enter');

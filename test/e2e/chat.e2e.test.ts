@@ -96,7 +96,7 @@ describe('Chat panel in the real editor', function () {
     const stop = frame.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ state: 'visible' });
     await untilChatRequestSince(emulator(), before, 10_000, 'the request');
-    const answer = articles(frame, 'Assistant alpha-sonnet-4-5-20250929-thinking').last();
+    const answer = articles(frame, 'Assistant Sonnet 4.5 · thinking').last();
     // Untagged content is presumed to be reasoning while it streams: the stream stalls inside it.
     await answer.locator('details > summary').waitFor({ timeout: 10_000 });
     await stop.click();
@@ -172,7 +172,7 @@ describe('Chat panel in the real editor', function () {
       .getByRole('combobox', { name: 'Model', exact: true })
       .selectOption('alpha-sonnet-4-5-20250929-thinking');
     await send(frame, 'Think about primes');
-    const answer = articles(frame, 'Assistant alpha-sonnet-4-5-20250929-thinking').last();
+    const answer = articles(frame, 'Assistant Sonnet 4.5 · thinking').last();
     await answer.waitFor();
     const summary = answer.locator('details > summary');
     await summary.waitFor();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answerHeadline, expectedCode } from '../gateway-emulator';
+import { expectedCode } from '../gateway-emulator';
 import { readImageDimensions } from '../support/pngInfo';
 import {
   acceptInputBox,
@@ -25,29 +25,55 @@ function imagesIn(folder: string): string[] {
 describe('Editor commands in the real editor', function () {
   this.timeout(120_000);
 
-  it('Explain Selection streams the explanation into the chat with the quoted code', async () => {
+  // Issue 25, finding 10: the turn says what the user asked, the code is a chip; the model still gets it all.
+  it('Explain Selection shows "Explain `add` in sample.ts:2-4" with the code as a chip; the request carries the code and its surroundings', async () => {
     const { page } = e2e();
     await openFile(page, 'sample.ts');
-    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
     await runCommand(page, 'Model Gateway: Explain Selection');
     // The command itself reveals the chat view.
     const frame = await webviewWith(page, 'textarea[aria-label="Message"]', 30_000);
     const you = articles(frame, 'You').last();
     await you.waitFor();
     await until(
-      async () => (await you.innerText()).includes('export function add'),
+      async () => (await you.locator('.user-text').innerText()).trim() === 'Explain add in sample.ts:2-4',
       15_000,
-      'the quoted code',
+      'the question as the user asked it',
     );
+    assert.equal(await you.locator('.user-text code').innerText(), 'add');
+    const chip = you.getByRole('button', { name: 'Open sample.ts', exact: true });
+    assert.equal((await chip.locator('.chip-lines').innerText()).trim(), ':2-4');
+    const shown = await you.innerText();
+    assert.ok(!shown.includes('Surrounding lines'), `no internal prompt in the turn: ${shown}`);
+    assert.ok(!shown.includes('return a + b'), `the code is in the chip, not the turn: ${shown}`);
+
     const answer = articles(frame, /^Assistant /).last();
+    // The emulator names each attachment that reached it: the code travelled as the selection, lines 2-4.
     await until(
       async () =>
-        (await answer.innerText()).includes(
-          answerHeadline(lastChatRequest().messages.at(-1)?.content ?? 'no request yet'),
-        ),
+        (await answer.innerText()).includes('Attachments received: selection src/sample.ts lines 2-4.'),
       20_000,
       'the explanation',
     );
+    const wire = String(lastChatRequest().messages.at(-1)?.content ?? '');
+    assert.match(
+      wire,
+      /<attachment kind="selection" path="src\/sample\.ts" lines="2-4" language="typescript">/,
+    );
+    assert.ok(wire.includes('export function add(a: number, b: number): number {\n  return a + b;\n}'), wire);
+    assert.ok(wire.includes('Surrounding lines, for context only'), wire);
+    assert.ok(wire.includes('/** Greets someone by name. */'), `the lines after the code: ${wire}`);
+    assert.ok(!wire.includes('Explain `add` in'), `the model gets the instruction, not the title: ${wire}`);
+
+    // Issue 25, finding 12: the header names the model as the picker does, and Copy says it copied.
+    const author = answer.locator('.turn-author');
+    assert.equal(await author.getAttribute('title'), lastChatRequest().model);
+    assert.ok(!(await author.innerText()).includes(lastChatRequest().model), 'not the raw id');
+    const copy = answer.getByRole('button', { name: 'Copy message', exact: true });
+    await copy.click();
+    await until(async () => (await copy.innerText()).trim() === 'Copied', 5000, 'Copied on the button');
     await screenshot(page, 'e2e-explain-selection');
   });
 

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { readableModelName } from '../../src/gateway/modelNames';
 import { answerHeadline } from '../gateway-emulator';
 import { quickInput, runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
@@ -40,7 +41,7 @@ describe('The first ten minutes (issue 16), in the real editor', function () {
     const { page } = e2e();
     let frame = await openChat(page);
     await send(frame, 'Explain closures');
-    const answer = articles(frame, `Assistant ${THINKING}`).last();
+    const answer = articles(frame, `Assistant ${readableModelName(THINKING)}`).last();
     await until(
       async () => (await answer.innerText()).includes(answerHeadline('Explain closures')),
       20_000,
@@ -54,7 +55,7 @@ describe('The first ten minutes (issue 16), in the real editor', function () {
     await page.waitForTimeout(3000);
     await e2e().reload(page);
     frame = await openChat(page);
-    const restored = articles(frame, `Assistant ${THINKING}`).last();
+    const restored = articles(frame, `Assistant ${readableModelName(THINKING)}`).last();
     await restored.waitFor({ timeout: 20_000 });
     await until(
       async () => (await restored.locator('details.thinking[open]').count()) === 1,

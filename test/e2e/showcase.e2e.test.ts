@@ -24,7 +24,7 @@ describe('Chat as an editor tab (README screenshot)', function () {
       .getByRole('combobox', { name: 'Model', exact: true })
       .selectOption('alpha-sonnet-4-5-20250929-thinking');
     await send(panel, 'Show me every Markdown feature [[answer:markdown]]');
-    const answer = articles(panel, 'Assistant alpha-sonnet-4-5-20250929-thinking').last();
+    const answer = articles(panel, 'Assistant Sonnet 4.5 · thinking').last();
     await until(async () => (await answer.locator('table').count()) > 0, 20_000, 'the table');
     await until(async () => (await answer.innerText()).includes('total'), 20_000, 'the usage line');
     assert.ok((await answer.locator('pre code').count()) > 0, 'a highlighted code block');

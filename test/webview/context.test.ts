@@ -226,6 +226,6 @@ describe('chat webview context (Chromium, real bundle)', function () {
       attachmentId: 'a1',
     });
     assert.equal(await page.locator('img').count(), 0, 'attachment content is never rendered');
-    assert.match(await open.innerText(), /sample\.ts\s*3-9/);
+    assert.match(await open.innerText(), /sample\.ts\s*:3-9/);
   });
 });

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assistant, MODEL, user, viewState } from './fixtures';
+import { assistant, user, viewState } from './fixtures';
 import { type HarnessPage, frames, ROOT } from './harness';
 import { useHarness } from './pageHooks';
 
@@ -63,7 +63,7 @@ describe('chat webview in the display language (Chromium, real bundle)', functio
       you: true,
       retry: true,
     });
-    await hp.page.getByRole('article', { name: `Assistant ${MODEL}`, exact: true }).waitFor();
+    await hp.page.getByRole('article', { name: 'Assistant Sonnet 4.5', exact: true }).waitFor();
     assert.equal(
       await hp.page.locator('.composer-input').getAttribute('placeholder'),
       'Ask about your code (# to attach context)',
@@ -82,7 +82,7 @@ describe('chat webview in the display language (Chromium, real bundle)', functio
     await page.getByRole('button', { name: zh('History'), exact: true }).waitFor();
     await page.getByRole('article', { name: zh('You'), exact: true }).waitFor();
     await page
-      .getByRole('article', { name: zh('Assistant {0}').replace('{0}', MODEL), exact: true })
+      .getByRole('article', { name: zh('Assistant {0}').replace('{0}', 'Sonnet 4.5'), exact: true })
       .waitFor();
     await page.getByRole('button', { name: zh('Retry'), exact: true }).waitFor();
     assert.equal(

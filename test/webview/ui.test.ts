@@ -1,6 +1,6 @@
 // Accessible names, keyboard behaviour and the messages each control posts, on the real bundle.
 import * as assert from 'node:assert/strict';
-import { assistant, MODEL, user, viewState } from './fixtures';
+import { assistant, user, viewState } from './fixtures';
 import { type HarnessPage, frames } from './harness';
 import { usePagePerTest } from './pageHooks';
 
@@ -24,7 +24,7 @@ describe('chat webview UI (Chromium, real bundle)', function () {
     await page.getByRole('button', { name: 'New chat', exact: true }).waitFor();
     await page.getByRole('button', { name: 'History', exact: true }).waitFor();
     await page.getByRole('article', { name: 'You', exact: true }).waitFor();
-    await page.getByRole('article', { name: `Assistant ${MODEL}`, exact: true }).waitFor();
+    await page.getByRole('article', { name: 'Assistant Sonnet 4.5', exact: true }).waitFor();
     assert.equal(
       await page.getByRole('button', { name: 'Stop', exact: true }).count(),
       0,

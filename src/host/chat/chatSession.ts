@@ -201,12 +201,16 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     if (attachment) await openAttachment(attachment);
   }
 
-  /** Adds a user turn (with optional quoted code or attachments) and streams the answer. */
-  async send(text: string, quote?: CodeQuote, attachments?: Attachment[]): Promise<void> {
+  /**
+   * Adds a user turn (with optional quoted code or attachments) and streams the answer. `modelText`, from a
+   * command, is what the model is sent in place of `text` (see `UserTurn.modelText`).
+   */
+  async send(text: string, quote?: CodeQuote, attachments?: Attachment[], modelText?: string): Promise<void> {
     if (!text.trim() && !quote) return;
     await this.stop();
     const turn = addUserTurn(this.conversation, text, quote, Date.now());
     if (attachments?.length) turn.attachments = attachments;
+    if (modelText) turn.modelText = modelText;
     this.post({ type: 'turnsAdded', turns: [turn] });
     await this.answer();
   }
@@ -269,7 +273,9 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     if (!original || !text.trim()) return;
     truncateFrom(this.conversation, turnId);
     this.post({ type: 'turnsRemoved', fromTurnId: turnId });
-    await this.send(text, original.quote, original.attachments);
+    // The command's wording for the model belonged to the old text; an edited message is sent as the user wrote it.
+    const modelText = text === original.content ? original.modelText : undefined;
+    await this.send(text, original.quote, original.attachments, modelText);
   }
 
   private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {

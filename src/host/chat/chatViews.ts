@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerCommand } from '../ourCommands';
-import type { CodeQuote } from '../../chat/types';
+import type { Attachment } from '../../chat/context/types';
 import type { ChatHub } from './chatHub';
 import type { ChatSession } from './chatSession';
 import { buildChatHtml, chatWebviewOptions } from './webviewHtml';
@@ -88,10 +88,13 @@ export class ChatViews
     return this.attachPanel(panel, this.viewSession?.conversation.id);
   }
 
-  /** Sends a message (e.g. an explanation request) into the sidebar chat. */
-  async sendToView(text: string, quote?: CodeQuote): Promise<ChatSession> {
+  /** Sends a message from a command (e.g. Explain Selection, with its code attached) into the sidebar chat. */
+  async sendToView(
+    text: string,
+    request: { attachments?: Attachment[]; modelText?: string } = {},
+  ): Promise<ChatSession> {
     const session = await this.openView();
-    void session.send(text, quote);
+    void session.send(text, undefined, request.attachments, request.modelText);
     return session;
   }
 

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { conversationToMarkdown } from '../../chat/exportMarkdown';
 import { slugify } from '../../images/naming';
 import { checkWebviewMessage, type WebviewMessageType, type WebviewToHost } from '../../protocol';
-import type { ErrorAction } from '../../chat/types';
+import type { CodeQuote, ErrorAction } from '../../chat/types';
+import type { Attachment } from '../../chat/context/types';
 import { applyCode, openLink } from '../editor/codeActions';
 import { openBaseUrlSetting } from '../errors';
 import { confirmInStatusBar } from '../statusConfirm';
@@ -113,8 +114,16 @@ async function applyToFile(
     code: message.code,
     language: message.language,
     target: message.target,
-    quote: asked?.role === 'user' ? asked.quote : undefined,
+    quote: asked?.role === 'user' ? (asked.quote ?? selectionQuote(asked.attachments)) : undefined,
   });
+}
+
+/** The question's one selection attachment as a quote (Explain Selection's code), so Apply can find it. */
+function selectionQuote(attachments: readonly Attachment[] | undefined): CodeQuote | undefined {
+  const selections = (attachments ?? []).filter((a) => a.kind === 'selection' && a.startLine !== undefined);
+  if (selections.length !== 1) return undefined;
+  const [a] = selections;
+  return { code: a.content, language: a.language, fileName: a.path, startLine: a.startLine ?? 1 };
 }
 
 async function renameConversation(chat: ChatState, session: ChatSessionActions, id: string): Promise<void> {

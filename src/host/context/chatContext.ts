@@ -113,12 +113,13 @@ export class ChatContext implements vscode.Disposable {
   }
 
   /** Posts the chips (after the webview was (re)loaded or the model changed). */
-  postChips(): void {
+  postChips(clearNotice = false): void {
     this.post({
       type: 'contextChips',
       chips: this.items.map((i) => i.chip),
       suggestion: this.suggestion?.chip,
       contextTokens: this.contextTokens(),
+      ...(clearNotice ? { clearNotice } : {}),
     });
   }
 
@@ -210,16 +211,19 @@ export class ChatContext implements vscode.Disposable {
   }
 
   private async add(results: readonly Made[]): Promise<void> {
+    let refused = false;
     for (const result of results) {
       if (!result.ok) {
-        this.post({ type: 'notice', level: 'error', message: result.message });
+        refused = true;
+        this.post({ type: 'notice', level: result.info ? 'info' : 'error', message: result.message });
         continue;
       }
       if (this.items.some((i) => i.key === result.item.key)) continue;
       this.items.push(result.item);
       if (this.suggestion?.key === result.item.key) this.suggestion = undefined;
     }
-    this.postChips();
+    // A refusal from an earlier try ("No terminal is open") must not stay beside the chip that now worked.
+    this.postChips(!refused && results.length > 0);
   }
 
   private async suggest(editor: vscode.TextEditor | undefined): Promise<void> {

@@ -27,7 +27,8 @@ export interface PendingItem {
   open(): Promise<void>;
 }
 
-export type Made = { ok: true; item: PendingItem } | { ok: false; message: string };
+/** A new item, or why there is none; `info` when nothing is wrong (no problems to attach), only nothing to add. */
+export type Made = { ok: true; item: PendingItem } | { ok: false; message: string; info?: boolean };
 
 async function made(
   key: string,
@@ -46,6 +47,7 @@ async function made(
     detail: detail(a),
     tokens: a.tokens,
   };
+  if (a.startLine !== undefined) chip.lines = `${a.startLine}-${a.endLine}`;
   return { ok: true, item: { chip, key, resolve, open } };
 }
 
@@ -84,8 +86,14 @@ export async function selectionItem(editor: vscode.TextEditor, env: ReadEnv): Pr
   );
 }
 
-/** The workspace's (or one file's) errors and warnings, read again at send. */
-export function problemsItem(scope: vscode.Uri | undefined, env: ReadEnv): Promise<Made> {
+/** The workspace's (or one file's) errors and warnings, read again at send; none is said, never attached. */
+export async function problemsItem(scope: vscode.Uri | undefined, env: ReadEnv): Promise<Made> {
+  if (problemsText(scope).count === 0) {
+    const message = scope
+      ? vscode.l10n.t('No problems in {0}: nothing was attached.', scope.path.split('/').pop() ?? '')
+      : vscode.l10n.t('No problems in the workspace: nothing was attached.');
+    return { ok: false, message, info: true };
+  }
   const name = scope
     ? vscode.l10n.t('Problems: {0}', scope.path.split('/').pop() ?? '')
     : vscode.l10n.t('Problems');

@@ -125,6 +125,19 @@ describe('chat attachments in turns', () => {
     assert.deepEqual(parsed.value, conv);
   });
 
+  it("keeps a command's modelText through serialize and parse, and refuses one that is not text", () => {
+    const conv = conversationWithAttachments();
+    const first = conv.turns[0];
+    assert.equal(first.role, 'user');
+    if (first.role === 'user')
+      first.modelText = 'Explain the attached code. Surrounding lines, for context only: …';
+    const parsed = parseConversationFile(serializeConversation(conv), conv.id);
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value, conv);
+    const broken = serializeConversation(conv).replace(/"modelText":"[^"]*"/, '"modelText":42');
+    assert.equal(parseConversationFile(broken, conv.id).ok, false);
+  });
+
   it('drops malformed attachments on load and keeps the rest of the conversation', () => {
     const conv = conversationWithAttachments();
     const good = attachment();

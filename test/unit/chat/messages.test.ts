@@ -80,6 +80,33 @@ describe('chat/messages', () => {
     );
   });
 
+  it("sends a command's modelText in place of the text the transcript shows, with its attachments", () => {
+    const conv = createConversation('m', 0);
+    const turn = addUserTurn(conv, 'Explain `add` in a.ts:1', undefined, 0);
+    turn.modelText = 'Explain the attached code. Surrounding lines, for context only: x';
+    turn.attachments = [
+      {
+        id: 'a',
+        kind: 'selection',
+        name: 'a.ts',
+        path: 'a.ts',
+        startLine: 1,
+        endLine: 1,
+        language: 'ts',
+        content: 'add()',
+        tokens: 9,
+      },
+    ];
+    const [message] = toGatewayMessages(conv, '');
+    assert.ok(
+      message.content.endsWith(
+        'Question:\nExplain the attached code. Surrounding lines, for context only: x',
+      ),
+    );
+    assert.ok(message.content.includes('add()'));
+    assert.ok(!message.content.includes('Explain `add`'));
+  });
+
   it('uses a fence longer than any backtick run inside the quoted code', () => {
     assert.equal(fenceFor('no ticks'), '```');
     assert.equal(fenceFor('a ```js\nx\n``` b'), '````');

@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { codeGenerationMessages, explainRequestText } from '../../../src/chat/prompts';
+import {
+  codeGenerationMessages,
+  declaredName,
+  explainModelText,
+  explainRequestText,
+  lineRangeLabel,
+} from '../../../src/chat/prompts';
 
 describe('editor prompts', () => {
   const context = {
@@ -35,5 +41,31 @@ describe('editor prompts', () => {
     const text = explainRequestText('src/a.ts', 'typescript', 'before', 'after');
     assert.match(text, /typescript code from src\/a\.ts/);
     assert.ok(text.includes('before') && text.includes('after'));
+  });
+
+  it('gives the model the instruction, the file, the lines and the surrounding code', () => {
+    const modelText = explainModelText({
+      fileName: 'src/sample.ts',
+      languageId: 'typescript',
+      code: 'export function add(a: number, b: number): number {\n  return a + b;\n}',
+      startLine: 3,
+      endLine: 5,
+      before: '/** Adds two numbers. */',
+      after: '/** Greets. */',
+    });
+    assert.equal(lineRangeLabel(3, 5), '3-5');
+    assert.equal(lineRangeLabel(4, 4), '4');
+    assert.match(modelText, /typescript code from src\/sample\.ts \(lines 3-5\)/);
+    assert.ok(
+      modelText.includes('Surrounding lines, for context only') && modelText.includes('/** Greets. */'),
+    );
+  });
+
+  it('finds the name the selected code declares, or none', () => {
+    assert.equal(declaredName('export const total = 1;'), 'total');
+    assert.equal(declaredName('def parse(text):\n  pass'), 'parse');
+    assert.equal(declaredName('  async render(items) {'), 'render');
+    assert.equal(declaredName('if (x) {\n  y();\n}'), undefined);
+    assert.equal(declaredName('return a + b;'), undefined);
   });
 });
