@@ -37,11 +37,24 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
   let asked: Array<{ question: string; detail: string; action: string }>;
   let answers: boolean[];
   const originals = new Map<string, Uint8Array>();
+  let autoSave: unknown;
 
   before(async () => {
+    // code-server saves after a delay by default; the buffers of the unsaved-file tests must stay unsaved. Turned off
+    // once, first, so the workbench has applied it long before those tests (the last of this file) dirty a buffer:
+    // off → default → off between two tests raced the workbench's own auto-save in a CI run.
+    const files = vscode.workspace.getConfiguration('files');
+    autoSave = files.inspect('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     emulator = await useEmulator();
     await setKey();
     for (const p of ['src/sample.ts', 'README.md']) originals.set(p, await readBytes(p));
+  });
+  after(async () => {
+    await vscode.workspace
+      .getConfiguration('files')
+      .update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    await emulator?.close();
   });
   beforeEach(async () => {
     asked = [];
@@ -64,7 +77,6 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
     await removeIfThere(CRLF_FILE);
     await removeIfThere(`${CRLF_FILE}.notes.md`);
   });
-  after(() => emulator?.close());
 
   it('Restore Checkpoint after Keep All: every file back byte for byte, created files gone, the turns removed', async () => {
     await writeBytes(CRLF_FILE, CRLF_BYTES);
@@ -138,15 +150,7 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
 
   for (const how of ['Undo', 'Restore Checkpoint after Keep All'] as const)
     it(`a file with unsaved changes is edited in its buffer, not on disk; ${how} gives the buffer its text back`, async () => {
-      // code-server saves after a delay by default: the buffer must stay unsaved for the whole test.
-      const files = vscode.workspace.getConfiguration('files');
-      const autoSave = files.inspect('autoSave')?.globalValue;
-      await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-      try {
-        await editUnsavedBuffer(how);
-      } finally {
-        await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
-      }
+      await editUnsavedBuffer(how);
     });
 
   async function editUnsavedBuffer(how: 'Undo' | 'Restore Checkpoint after Keep All'): Promise<void> {
