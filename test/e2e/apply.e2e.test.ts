@@ -18,7 +18,7 @@ describe('Apply from the chat in the real editor', function () {
     // the info string.
     const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';
     await send(frame, `[[echo]]Apply:\n\`\`\`ts src/sample.ts\n${block}\n\`\`\``);
-    const answer = articles(frame, /^Assistant alpha-/).last();
+    const answer = articles(frame, /^Assistant Sonnet 4\.5/).last();
     const apply = answer.locator('.code-block').first().getByRole('button', { name: 'Apply', exact: true });
     await apply.waitFor({ state: 'visible', timeout: 30_000 });
     await frame.getByRole('button', { name: 'Regenerate' }).last().waitFor({ timeout: 30_000 });

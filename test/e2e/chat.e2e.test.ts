@@ -31,7 +31,7 @@ describe('Chat panel in the real editor', function () {
     const { page } = e2e();
     const frame = await openChat(page);
     await send(frame, 'What is a monad?');
-    const answer = articles(frame, /^Assistant alpha-/).last();
+    const answer = articles(frame, /^Assistant Sonnet 4\.5/).last();
     await answer.waitFor({ state: 'visible' });
     // The answer's article appears before its request reaches the gateway: wait for that request.
     await until(

@@ -51,10 +51,11 @@ describe('The editor context menu', function () {
     // The submenu's item runs the command: the explanation of the selection reaches the chat.
     const frame = await webviewWith(page, 'textarea[aria-label="Message"]', 30_000);
     const you = articles(frame, 'You').last();
+    // The turn says what was asked (issue 25, finding 10), with the code as a chip.
     await until(
-      async () => (await you.innerText().catch(() => '')).includes('export function add'),
+      async () => /^Explain\b.*sample\.ts:\d+-\d+/m.test(await you.innerText().catch(() => '')),
       20_000,
-      'the quoted selection in the chat',
+      'the explanation request in the chat',
     );
   });
 });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { chosenInstruction } from '../../review/instructionChoice';
 
 const HISTORY_KEY = 'modelGateway.generateCode.history';
 const HISTORY_SIZE = 30;
@@ -21,7 +22,7 @@ export async function askInstruction(
     pick.items = value.trim() ? [{ label: value, alwaysShow: true }, ...historyItems] : historyItems;
   });
   const chosen = await new Promise<string | undefined>((resolve) => {
-    pick.onDidAccept(() => resolve(pick.selectedItems[0]?.label ?? pick.value));
+    pick.onDidAccept(() => resolve(chosenInstruction(pick.value, pick.selectedItems[0]?.label)));
     pick.onDidHide(() => resolve(undefined));
     pick.show();
   });
