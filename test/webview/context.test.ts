@@ -55,6 +55,8 @@ describe('chat webview context (Chromium, real bundle)', function () {
     await listbox.waitFor();
     assert.equal(await box.getAttribute('aria-expanded'), 'true');
     const options = listbox.getByRole('option');
+    // The listbox shows while the host's answer is on its way: the kinds are drawn when that message is handled.
+    await options.nth(2).waitFor();
     assert.equal(await options.count(), 3);
     assert.equal(await options.nth(0).getAttribute('aria-selected'), 'true');
     await box.press('ArrowDown');
@@ -84,6 +86,8 @@ describe('chat webview context (Chromium, real bundle)', function () {
     await box.click();
     await box.pressSequentially('#');
     await answerQuery(KINDS);
+    // Enter picks the first kind once the host's answer is drawn (while "Searching…", Enter sends the text).
+    await page.getByRole('listbox', { name: 'Context' }).getByRole('option').first().waitFor();
     await box.press('Enter');
     assert.equal(await box.inputValue(), '#file:');
     await box.pressSequentially('sam');
