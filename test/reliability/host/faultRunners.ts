@@ -175,7 +175,13 @@ function finishedTurn(code: string, since: number): AssistantTurn | undefined {
     const parsed = parseConversationFile(readFileSync(path, 'utf8'), name.slice(0, -'.json'.length));
     if (!parsed.ok) continue;
     const conversation: Conversation = parsed.value;
-    const quoted = conversation.turns.some((t) => t.role === 'user' && t.quote?.code === code);
+    // Explain Selection sends the code as a selection attachment (issue 25, finding 10); older turns quote it.
+    const quoted = conversation.turns.some(
+      (t) =>
+        t.role === 'user' &&
+        (t.quote?.code === code ||
+          (t.attachments ?? []).some((a) => a.kind === 'selection' && a.content === code)),
+    );
     const last = conversation.turns.at(-1);
     if (quoted && last?.role === 'assistant' && last.status !== 'streaming') return last;
   }
