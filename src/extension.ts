@@ -31,6 +31,7 @@ import { registerWalkthrough } from './host/walkthrough';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
 import { registerCheckpointDocuments } from './host/agent/checkpointDocuments';
 import { CheckpointStore } from './host/agent/checkpointStore';
+import { agentToolCatalog } from './host/agent/toolCatalog';
 import { ToolSupportMemory } from './host/lm/toolSupport';
 
 /** globalState key: model and base URL pairs whose agent runs use the text protocol (auto switched them). */
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
       toolEnv: { apiKey: () => keys.get(), log },
       checkpoints,
       protocolMemory: new ToolSupportMemory(context.globalState, AGENT_TEXT_PROTOCOL_KEY),
+      tools: agentToolCatalog(context.workspaceState),
     },
   );
   hubForDeactivate = hub;

@@ -11,6 +11,7 @@ import {
   type ChangedFile,
   type ChatMode,
 } from './chat/agentTurn';
+import type { ToolChoiceEntry } from './agent/toolChoice';
 import { ERROR_ACTIONS } from './chat/types';
 import type {
   AssistantTurn,
@@ -94,6 +95,8 @@ export type HostToWebview =
   /** The user turn's run changed files, so Restore Checkpoint shows on it. */
   | { type: 'checkpoint'; turnId: string }
   | { type: 'mode'; mode: ChatMode; agent: AgentAvailability }
+  /** The Tools picker's list: every tool an agent run can offer, and whether it is on. */
+  | { type: 'tools'; tools: ToolChoiceEntry[] }
   | ContextHostMessage;
 
 /** For each image turn, its images' webview resource URIs, index by index; null for a file deleted or moved. */
@@ -177,6 +180,13 @@ const WEBVIEW_MESSAGES = {
   /** Approve or Skip a call that waits for the user (a protected file). Only a click sends this. */
   agentApproval: v.object({ turnId: id, callId: id, approve: v.boolean() }),
   restoreCheckpoint: v.object({ turnId: id }),
+  /** The Tools picker opened: the host answers with `tools`. */
+  openTools: v.object({}),
+  /** A Tools picker checkbox; the host knows each tool's source, so only the name crosses. */
+  setToolEnabled: v.object({
+    name: v.pipe(v.string(), v.nonEmpty(), v.maxLength(256)),
+    enabled: v.boolean(),
+  }),
 } satisfies Record<string, v.ObjectSchema<v.ObjectEntries, undefined>>;
 
 type WebviewMessages = typeof WEBVIEW_MESSAGES;

@@ -89,6 +89,11 @@ export class Header {
     this.mode.update(mode, agent);
   }
 
+  /** The mode the select shows (Ask when Agent is not offered). */
+  get modeValue(): ChatMode {
+    return this.mode.value;
+  }
+
   /** Shows the conversation's running token total (hidden while zero). */
   setTotal(tokens: number): void {
     this.total.textContent = tokens > 0 ? l10n.t('{0} tokens', tokens) : '';

@@ -20,6 +20,7 @@ import { HistoryView } from './history';
 import { isAllowedLink } from './markdown';
 import { OnboardingView } from './onboarding';
 import { Transcript } from './transcript';
+import { ToolsPicker } from './agent/toolsPicker';
 import { loadUiState, parseHostMessage, post, saveUiState } from './vscodeApi';
 
 const ui = loadUiState();
@@ -118,6 +119,11 @@ const chips = new ChipTray({
   dismiss: () => post({ type: 'dismissSuggestion' }),
 });
 const notice = new NoticeLine();
+const toolsPicker = new ToolsPicker({
+  open: () => post({ type: 'openTools' }),
+  setEnabled: (name, enabled) => post({ type: 'setToolEnabled', name, enabled }),
+});
+composer.addContextButton.after(toolsPicker.element);
 let contextTokens = 200_000;
 composer.element.prepend(slashMenu.element, picker.element, notice.element, chips.element);
 
@@ -205,6 +211,7 @@ function applyState(state: ChatViewState): void {
   conversationId = state.conversation.id;
   header.setModels(state.models, state.conversation.model);
   header.setMode(state.conversation.mode, state.agent);
+  toolsPicker.setAvailable(header.modeValue === 'agent');
   history.update(state.history, conversationId);
   onboarding.update(state.onboarding);
   transcript.reset(state.conversation, state.busy, same ? saved.scrollFromBottom : undefined);
@@ -275,6 +282,10 @@ function handle(message: HostToWebview): void {
       break;
     case 'mode':
       header.setMode(message.mode, message.agent);
+      toolsPicker.setAvailable(header.modeValue === 'agent');
+      break;
+    case 'tools':
+      toolsPicker.show(message.tools);
       break;
   }
 }

@@ -68,6 +68,7 @@ const HOST_MESSAGE_TYPES: Record<HostToWebview['type'], true> = {
   agentPaused: true,
   checkpoint: true,
   mode: true,
+  tools: true,
 };
 
 /** Narrows a window message to a host message; anything else (other frames, extensions) is ignored. */

@@ -39,6 +39,8 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   agentContinue: { type: 'agentContinue', turnId: 't-1' },
   agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', approve: false },
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
+  openTools: { type: 'openTools' },
+  setToolEnabled: { type: 'setToolEnabled', name: 'read_file', enabled: false },
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */
@@ -66,6 +68,8 @@ const FIELD_RULES: Record<
   path: 'nonEmpty',
   callId: 'nonEmpty',
   approve: 'boolean',
+  name: 'nonEmpty',
+  enabled: 'boolean',
 };
 
 /** Values that are not strings, so never a valid field value. */

@@ -1,6 +1,5 @@
 // One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones and the edit
 // tools with their checkpoint), the model calls on the chosen protocol, and the loop's events drawn in the turn.
-import { BUILTIN_TOOLS } from '../../agent/builtinTools';
 import { noteChange, type FileChange } from '../../agent/changedFiles';
 import {
   continueAgent,
@@ -23,7 +22,9 @@ import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
 import type { CheckpointStore } from './checkpointStore';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
+import type { ToolCatalog } from './toolCatalog';
 import type { ToolEnv } from './types';
+import { vscodeTool } from './vscodeTools';
 
 /** Shown in a row while its input or result is long: the row is a summary, the model read the whole result. */
 const SHOWN_CHARS = 4000;
@@ -33,6 +34,7 @@ export interface AgentRunServices {
   toolEnv: ToolEnv;
   checkpoints: CheckpointStore;
   protocolMemory: ProtocolMemory;
+  tools: ToolCatalog;
   log: { info(message: string): void; warn(message: string): void };
   client: () => import('../../gateway/types').GatewayClient;
 }
@@ -99,17 +101,24 @@ export class AgentRunner {
     return this.result?.status === 'stepLimit';
   }
 
-  /** The run's tools: the read-only ones and the edit tools, checkpointed against the user turn. */
-  private tools(): Map<string, AgentTool> {
+  /**
+   * The run's tools: the read-only ones and the edit tools, checkpointed against the user turn, and the tools
+   * of other extensions, as the Tools picker chose them.
+   */
+  private async tools(): Promise<Map<string, AgentTool>> {
     const host: Record<string, (input: Record<string, unknown>, s: AbortSignal) => Promise<ToolResult>> = {
       ...readOnlyTools(this.services.toolEnv),
       edit_file: editFileTool(this.editEnv()),
       create_file: createFileTool(this.editEnv()),
       delete_file: deleteFileTool(this.editEnv()),
     };
+    const catalog = this.services.tools;
     const tools = new Map<string, AgentTool>();
-    for (const spec of BUILTIN_TOOLS) {
-      if (spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
+    for (const tool of await catalog.all()) {
+      if (!catalog.enabled(tool)) continue;
+      const { spec, source } = tool;
+      if (source === 'builtin' && spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
+      else if (source === 'vscode') tools.set(spec.name, vscodeTool(spec));
     }
     return tools;
   }
@@ -145,7 +154,7 @@ export class AgentRunner {
 
   /** Starts the run on the conversation's messages; resolves with how it ended. */
   async start(messages: readonly ChatMessage[], rules: string, signal: AbortSignal): Promise<AgentRunResult> {
-    const options = this.loopOptions(signal);
+    const options = this.loopOptions(signal, await this.tools());
     this.result = await runAgent({ ...options, messages: agentMessages(messages, rules) });
     return this.finish();
   }
@@ -155,7 +164,7 @@ export class AgentRunner {
     if (!this.result) throw new Error('no run to continue');
     this.turn.agent.paused = false;
     this.hooks.post({ type: 'agentPaused', turnId: this.turn.id, paused: false });
-    this.result = await continueAgent(this.result, this.loopOptions(signal));
+    this.result = await continueAgent(this.result, this.loopOptions(signal, await this.tools()));
     return this.finish();
   }
 
@@ -168,7 +177,7 @@ export class AgentRunner {
     return result;
   }
 
-  private loopOptions(signal: AbortSignal) {
+  private loopOptions(signal: AbortSignal, tools: Map<string, AgentTool>) {
     const config = this.config;
     const model = this.conversation.model;
     const { messages: _unused, ...request } = buildChatRequest(model, [], config);
@@ -176,7 +185,7 @@ export class AgentRunner {
     const callModel = modelCaller({
       client: this.services.client,
       request,
-      tools: BUILTIN_TOOLS,
+      tools: [...tools.values()].map((t) => t.spec),
       setting: config.agent.toolProtocol,
       baseUrl: config.baseUrl,
       memory: this.services.protocolMemory,
@@ -186,7 +195,7 @@ export class AgentRunner {
       },
     });
     return {
-      tools: this.tools(),
+      tools,
       callModel,
       signal,
       maxSteps: config.agent.maxSteps,

@@ -13,6 +13,7 @@ import { AgentRunner } from './agentRun';
 import { checkpointUri } from './checkpointDocuments';
 import type { CheckpointStore } from './checkpointStore';
 import { readRules } from './rulesFiles';
+import type { ToolCatalog } from './toolCatalog';
 import type { ToolEnv } from './types';
 import { writeFileAtomic } from './atomicWrite';
 import { resolveWorkspacePath } from './workspaceFiles';
@@ -22,6 +23,8 @@ export interface AgentServices {
   toolEnv: ToolEnv;
   checkpoints: CheckpointStore;
   protocolMemory: ProtocolMemory;
+  /** The tools a run can offer and the user's choice among them (the Tools picker). */
+  tools: ToolCatalog;
 }
 
 /** What the agent needs of its chat session. */
@@ -202,6 +205,16 @@ export class ChatAgent {
       signal.addEventListener('abort', stopped, { once: true });
       this.approvals.set(key, done);
     });
+  }
+
+  /** The Tools picker opened: sends it every tool with its state. */
+  async openTools(): Promise<void> {
+    this.host.post({ type: 'tools', tools: await this.host.services.tools.entries() });
+  }
+
+  /** A Tools picker checkbox: keeps the choice for the workspace and redraws the list. */
+  async setToolEnabled(name: string, enabled: boolean): Promise<void> {
+    this.host.post({ type: 'tools', tools: await this.host.services.tools.setEnabled(name, enabled) });
   }
 
   /** The user's click on Approve or Skip. */

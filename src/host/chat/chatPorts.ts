@@ -104,4 +104,8 @@ export interface AgentActions {
   approve(turnId: string, callId: string, approve: boolean): void;
   /** Puts the files back as they were before this user turn's run, and removes the turns from it on. */
   restoreCheckpoint(turnId: string): Promise<void>;
+  /** The Tools picker opened: posts the tools with their state. */
+  openTools(): Promise<void>;
+  /** Turns one tool on or off for the workspace's runs. */
+  setToolEnabled(name: string, enabled: boolean): Promise<void>;
 }

@@ -73,6 +73,8 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   agentContinue: ({ session }, m) => session.agent.continueRun(m.turnId),
   agentApproval: ({ session }, m) => session.agent.approve(m.turnId, m.callId, m.approve),
   restoreCheckpoint: ({ session }, m) => session.agent.restoreCheckpoint(m.turnId),
+  openTools: ({ session }) => session.agent.openTools(),
+  setToolEnabled: ({ session }, m) => session.agent.setToolEnabled(m.name, m.enabled),
 };
 
 /**

@@ -1,0 +1,76 @@
+// The Tools picker in the real editor: in Agent mode, the composer's Tools button lists the agent's tools with
+// checkboxes; a tool turned off is not offered on the wire, and the choice is kept for the workspace across a
+// window reload.
+import * as assert from 'node:assert/strict';
+import type { FrameLocator } from 'playwright-core';
+import { runCommand, screenshot } from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+import { chatRequestsOf } from '../support/emulatorRequests';
+import { articles, emulator, openChat, openNewChat, send, until } from './chatHelpers';
+
+type Body = { tools?: Array<{ function: { name: string } }> };
+
+/** Opens the Tools panel (Agent mode) and waits for the host's list. */
+async function openTools(frame: FrameLocator): Promise<ReturnType<FrameLocator['getByRole']>> {
+  await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+  await frame.getByRole('button', { name: 'Tools', exact: true }).click();
+  const panel = frame.getByRole('group', { name: 'Tools', exact: true });
+  await panel.getByRole('checkbox').first().waitFor({ timeout: 10_000 });
+  return panel;
+}
+
+describe('Agent tools picker in the real editor', function () {
+  this.timeout(120_000);
+
+  it('unchecking a tool leaves it out of the request; the choice survives a reload', async () => {
+    const { page } = e2e();
+    let frame = await openNewChat(page);
+    let panel = await openTools(frame);
+    const listDir = panel.getByRole('checkbox', { name: /^list_dir\b/ });
+    assert.equal(await listDir.isChecked(), true, 'built-in tools are on by default');
+    await listDir.uncheck();
+    await until(async () => !(await listDir.isChecked()), 5_000, 'the box unchecked');
+
+    for (let shot = 0; shot < 2; shot++) {
+      if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+      await page.waitForTimeout(300);
+      const dark = await page.locator('.monaco-workbench.vs-dark').count();
+      await screenshot(page, dark ? 'e2e-agent-tools-dark' : 'e2e-agent-tools-light');
+    }
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    // The theme command took the focus to the workbench: the button closes the panel.
+    await frame.getByRole('button', { name: 'Tools', exact: true }).click();
+    await until(async () => panel.isHidden(), 5_000, 'the panel closed');
+
+    const since = emulator().requests.length;
+    await send(frame, 'Check the weather [[agent:weather]]');
+    await until(
+      async () =>
+        /weather tool said/.test(
+          await articles(frame, /^Assistant /)
+            .last()
+            .innerText(),
+        ),
+      60_000,
+      'the run’s answer',
+    );
+    const names = chatRequestsOf(emulator(), since).map((r) =>
+      ((r.body as Body).tools ?? []).map((t) => t.function.name),
+    );
+    assert.ok(
+      names.length >= 1 && names.every((n) => n.includes('read_file') && !n.includes('list_dir')),
+      JSON.stringify(names),
+    );
+
+    await e2e().reload(page);
+    frame = await openChat(page);
+    panel = await openTools(frame);
+    const again = panel.getByRole('checkbox', { name: /^list_dir\b/ });
+    assert.equal(await again.isChecked(), false, 'kept for the workspace');
+    await again.check();
+    await until(async () => again.isChecked(), 5_000, 'the box checked again');
+    await page.keyboard.press('Escape');
+    await until(async () => panel.isHidden(), 5_000, 'Escape closed the panel');
+    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+  });
+});
