@@ -8,7 +8,7 @@ import { findPrintedCalls } from './printedCalls';
 import { createTextCallParser } from './textCallParser';
 import { textProtocolSystemPrompt } from './textProtocol';
 import type { AgentMessage, AgentToolSpec, ModelStepEvent, ToolProtocol } from './types';
-import { isGatewayError } from '../gateway';
+import { isGatewayError } from '../gateway/errors';
 import { MALFORMED_TOOL_CALL } from '../gateway/toolCalls';
 import type { ChatCompletionRequest, ChatMessage, GatewayClient, StreamEvent } from '../gateway/types';
 

@@ -32,8 +32,12 @@ export interface GatewayErrorInit {
 }
 
 /** Base class: every error the client throws is one of these. */
+/** Marks every GatewayError, whichever bundle's copy of the class made it (see `isGatewayError`). */
+const GATEWAY_ERROR = Symbol.for('modelGateway.GatewayError');
+
 export class GatewayError extends Error {
   override name = 'GatewayError';
+  readonly [GATEWAY_ERROR] = true as const;
   readonly kind: GatewayErrorKind;
   readonly status?: number;
   code?: string;
@@ -203,9 +207,16 @@ export class ImageError extends GatewayError {
   }
 }
 
-/** Type guard for errors thrown by the gateway client. */
+/**
+ * Type guard for errors thrown by the gateway client. By a global brand as well as `instanceof`: the agent's
+ * run-time is a bundle of its own (dist/agent.js) with its own copy of this class, and it must still recognise
+ * the errors the extension's client throws.
+ */
 export function isGatewayError(e: unknown): e is GatewayError {
-  return e instanceof GatewayError;
+  return (
+    e instanceof GatewayError ||
+    (e instanceof Error && (e as { [GATEWAY_ERROR]?: true })[GATEWAY_ERROR] === true)
+  );
 }
 
 const REDACTED = '[redacted]';

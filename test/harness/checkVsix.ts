@@ -6,7 +6,7 @@ import { join, posix } from 'node:path';
 import { repoRoot } from './paths';
 
 const ALLOWED = [
-  /^dist\/extension\.js$/,
+  /^dist\/(extension|agent)\.js$/,
   /^dist\/webview\.js$/,
   /^dist\/llhttp(_simd)?\.wasm$/,
   /^dist\/codicons\/codicon\.(css|ttf)$/,
@@ -23,6 +23,7 @@ const ALLOWED = [
 const MAX_BYTES = 1.5 * 1024 * 1024;
 const REQUIRED = [
   'dist/extension.js',
+  'dist/agent.js',
   'dist/webview.js',
   'dist/llhttp.wasm',
   'dist/llhttp_simd.wasm',

@@ -9,7 +9,7 @@ import type { AssistantTurn, Conversation, UserTurn } from '../../chat/types';
 import type { ChatMessage, GatewayClient } from '../../gateway/types';
 import type { AgentAvailability, HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
-import { AgentRunner } from './agentRun';
+import type { AgentRunner } from './agentRun';
 import { checkpointUri } from './checkpointDocuments';
 import type { CheckpointStore } from './checkpointStore';
 import { readRules } from './rulesFiles';
@@ -53,6 +53,15 @@ const confirmModal: ConfirmAction = async (question, detail, action) =>
   (await vscode.window.showWarningMessage(question, { modal: true, detail }, action)) === action;
 
 type AgentTurn = AssistantTurn & { agent: AgentRun };
+
+/**
+ * The run-time of agent runs, required on the first run: in the shipped bundle `./agentRuntime` is the separate
+ * dist/agent.js (esbuild.mjs), so a window that never runs the agent never parses it.
+ */
+function agentRuntime(): typeof import('./agentRuntime') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./agentRuntime') as typeof import('./agentRuntime');
+}
 
 /** Whether Agent is offered, and why it cannot be chosen in Restricted Mode. */
 export function agentAvailability(config: ExtensionConfig): AgentAvailability {
@@ -107,7 +116,7 @@ export class ChatAgent {
   }
 
   private runner(turn: AgentTurn, userTurnId: string): AgentRunner {
-    const runner: AgentRunner = new AgentRunner(
+    const runner: AgentRunner = new (agentRuntime().AgentRunner)(
       { ...this.host.services, log: this.host.log, client: () => this.host.client() },
       this.host.config,
       this.host.conversation,

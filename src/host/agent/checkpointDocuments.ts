@@ -1,7 +1,7 @@
 // A file as it was before an agent run changed it, as a read-only document, so a changed file opens as a diff of
 // its checkpoint against now.
 import * as vscode from 'vscode';
-import { decodeText } from '../../chat/context';
+import { decodeText } from '../../chat/context/safety';
 import type { CheckpointStore } from './checkpointStore';
 
 const SCHEME = 'model-gateway-checkpoint';

@@ -8,7 +8,7 @@ import type { Checkpoints, FileBefore } from '../../agent/checkpoint';
 import { applyExactEdits, lineStats, type ExactEdit } from '../../agent/editText';
 import { protectingPattern } from '../../agent/protectedFiles';
 import type { ToolResult } from '../../agent/types';
-import { decodeText, matchExclude } from '../../chat/context';
+import { decodeText, matchExclude } from '../../chat/context/safety';
 import { readContextSettings } from '../context/contextSettings';
 import { openDocument } from '../context/workspacePaths';
 import { writeFileAtomic } from './atomicWrite';

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { decodeText } from '../../chat/context';
+import { decodeText } from '../../chat/context/safety';
 import type { Refusal } from '../../agent/toolText';
 import { readDiskFile } from '../context/diskRead';
 import { openDocument } from '../context/workspacePaths';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { matchExclude } from '../../chat/context';
+import { matchExclude } from '../../chat/context/safety';
 import { formatPathList } from '../../agent/toolText';
 import { filesExcludeGlobs, ripgrepScopeArgs } from './ignores';
 import { refused, resolveReadable } from './refusals';

@@ -1,7 +1,7 @@
 // The workspace's instructions for the model, the first found of each kind: AGENTS.md at the root,
 // .github/copilot-instructions.md, CLAUDE.md, and the files in .modelgateway/rules/*.md. Both chat modes use them.
 import * as vscode from 'vscode';
-import { decodeText } from '../../chat/context';
+import { decodeText } from '../../chat/context/safety';
 
 /** Each kind of rules file, in the order they go into the prompt. */
 const RULES_FILES = ['AGENTS.md', '.github/copilot-instructions.md', 'CLAUDE.md'];

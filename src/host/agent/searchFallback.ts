@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import * as vscode from 'vscode';
-import { containsSecret, decodeText, matchExclude } from '../../chat/context';
+import { containsSecret, decodeText, matchExclude } from '../../chat/context/safety';
 import { invalidRegexText } from '../../agent/toolText';
 import { readDiskFile } from '../context/diskRead';
 import { openDocument } from '../context/workspacePaths';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { containsSecret, matchExclude } from '../../chat/context';
+import { containsSecret, matchExclude } from '../../chat/context/safety';
 import { clipLine, countNote } from '../../agent/toolText';
 import { readContextSettings } from '../context/contextSettings';
 import type { HostTool, ToolEnv } from './types';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { containsSecret, matchExclude } from '../../chat/context';
+import { containsSecret, matchExclude } from '../../chat/context/safety';
 import { formatTextMatches, invalidRegexText } from '../../agent/toolText';
 import type { ToolResult } from '../../agent/types';
 import { readContextSettings } from '../context/contextSettings';

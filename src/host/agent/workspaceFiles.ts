@@ -1,7 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { isUnsafeRelativePath } from '../../chat/context';
+import { isUnsafeRelativePath } from '../../chat/context/safety';
 import type { Refusal } from '../../agent/toolText';
 
 /** A path the model gave, placed inside a workspace folder. */

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import * as vscode from 'vscode';
-import { isUnsafeRelativePath } from '../../chat/context';
+import { isUnsafeRelativePath } from '../../chat/context/safety';
 import { uriExists } from '../uriExists';
 
 /** A workspace file as the context code sees it: its URI, folder and path relative to that folder. */
