@@ -39,6 +39,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   agentContinue: { type: 'agentContinue', turnId: 't-1' },
   agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', approve: false },
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
+  startWithAgent: { type: 'startWithAgent', turnId: 't-1' },
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */

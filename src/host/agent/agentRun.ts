@@ -10,7 +10,7 @@ import {
   type AgentTool,
 } from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
-import type { AgentMessage, AgentToolCall, ToolResult } from '../../agent/types';
+import type { AgentMessage, AgentToolCall, AgentToolSpec, ToolResult } from '../../agent/types';
 import { appendAgentText, putAgentRow, type AgentMeter, type AgentToolRow } from '../../chat/agentTurn';
 import { estimateTokens } from '../../chat/tokens';
 import type { AssistantTurn, Conversation } from '../../chat/types';
@@ -20,6 +20,7 @@ import type { HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
 import { buildChatRequest } from '../chatRequest';
 import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
+import { PLAN_INSTRUCTIONS, planTools } from '../../agent/planMode';
 import type { CheckpointStore } from './checkpointStore';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
@@ -46,9 +47,16 @@ export interface RunHooks {
   approve(callId: string, question: string, signal: AbortSignal): Promise<boolean>;
 }
 
-/** The conversation's chat messages as the loop's: the agent's instructions first in the system message. */
-export function agentMessages(messages: readonly ChatMessage[], rules: string): AgentMessage[] {
-  const system = [AGENT_INSTRUCTIONS, rules].filter(Boolean).join('\n\n');
+/**
+ * The conversation's chat messages as the loop's: the agent's instructions (a Plan run's own) first in the system
+ * message.
+ */
+export function agentMessages(
+  messages: readonly ChatMessage[],
+  rules: string,
+  instructions = AGENT_INSTRUCTIONS,
+): AgentMessage[] {
+  const system = [instructions, rules].filter(Boolean).join('\n\n');
   const out: AgentMessage[] = [{ role: 'system', content: system }];
   for (const m of messages) {
     const content = typeof m.content === 'string' ? m.content : '';
@@ -99,7 +107,15 @@ export class AgentRunner {
     return this.result?.status === 'stepLimit';
   }
 
-  /** The run's tools: the read-only ones and the edit tools, checkpointed against the user turn. */
+  /** The tool specs the model is offered: a Plan run's are the read-only ones only. */
+  private specs(): readonly AgentToolSpec[] {
+    return this.turn.agent.plan ? planTools(BUILTIN_TOOLS) : BUILTIN_TOOLS;
+  }
+
+  /**
+   * The run's tools: the read-only ones and the edit tools, checkpointed against the user turn. A Plan run has
+   * the read-only ones only, so an edit it calls anyway is an unknown tool to the loop (an error to the model).
+   */
   private tools(): Map<string, AgentTool> {
     const host: Record<string, (input: Record<string, unknown>, s: AbortSignal) => Promise<ToolResult>> = {
       ...readOnlyTools(this.services.toolEnv),
@@ -108,7 +124,7 @@ export class AgentRunner {
       delete_file: deleteFileTool(this.editEnv()),
     };
     const tools = new Map<string, AgentTool>();
-    for (const spec of BUILTIN_TOOLS) {
+    for (const spec of this.specs()) {
       if (spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
     }
     return tools;
@@ -146,7 +162,8 @@ export class AgentRunner {
   /** Starts the run on the conversation's messages; resolves with how it ended. */
   async start(messages: readonly ChatMessage[], rules: string, signal: AbortSignal): Promise<AgentRunResult> {
     const options = this.loopOptions(signal);
-    this.result = await runAgent({ ...options, messages: agentMessages(messages, rules) });
+    const instructions = this.turn.agent.plan ? PLAN_INSTRUCTIONS : AGENT_INSTRUCTIONS;
+    this.result = await runAgent({ ...options, messages: agentMessages(messages, rules, instructions) });
     return this.finish();
   }
 
@@ -170,13 +187,14 @@ export class AgentRunner {
 
   private loopOptions(signal: AbortSignal) {
     const config = this.config;
-    const model = this.conversation.model;
+    // The turn's model: a Plan run's is `modelGateway.agent.planModel` when set (see ChatAgent.answer).
+    const model = this.turn.model;
     const { messages: _unused, ...request } = buildChatRequest(model, [], config);
     void _unused;
     const callModel = modelCaller({
       client: this.services.client,
       request,
-      tools: BUILTIN_TOOLS,
+      tools: this.specs(),
       setting: config.agent.toolProtocol,
       baseUrl: config.baseUrl,
       memory: this.services.protocolMemory,
@@ -271,7 +289,7 @@ export class AgentRunner {
 
   /** The run's cost from `modelGateway.chat.prices`, when the model is priced. */
   private cost(prompt: number, completion: number): number | undefined {
-    const price = this.config.prices[this.conversation.model];
+    const price = this.config.prices[this.turn.model];
     return price ? (prompt * price.input + completion * price.output) / 1_000_000 : undefined;
   }
 
@@ -295,6 +313,6 @@ export class AgentRunner {
   /** Log line of how the run ended. */
   describe(result: AgentRunResult): string {
     // l10n-exempt: a log line
-    return `Agent run ${result.status} after ${result.steps} step(s) (${this.conversation.model}, ${this.turn.agent.protocol ?? 'native'} protocol, ${this.turn.agent.files.length} file(s) changed).`;
+    return `Agent run ${result.status} after ${result.steps} step(s) (${this.turn.model}${this.turn.agent.plan ? ', plan' : ''}, ${this.turn.agent.protocol ?? 'native'} protocol, ${this.turn.agent.files.length} file(s) changed).`;
   }
 }

@@ -73,6 +73,7 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   agentContinue: ({ session }, m) => session.agent.continueRun(m.turnId),
   agentApproval: ({ session }, m) => session.agent.approve(m.turnId, m.callId, m.approve),
   restoreCheckpoint: ({ session }, m) => session.agent.restoreCheckpoint(m.turnId),
+  startWithAgent: ({ session }, m) => session.agent.startWithAgent(m.turnId),
 };
 
 /**
