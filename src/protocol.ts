@@ -53,9 +53,12 @@ export interface ChatViewState {
   agent: AgentAvailability;
 }
 
-/** Agent mode is offered unless `modelGateway.agent.enabled` is off; in Restricted Mode it is shown disabled. */
+/**
+ * Agent and Plan modes are offered unless `modelGateway.agent.enabled` is off; in Restricted Mode Agent is shown
+ * disabled (Plan, read-only, stays).
+ */
 export interface AgentAvailability {
-  /** `modelGateway.agent.enabled`: false hides Agent from the Mode select. */
+  /** `modelGateway.agent.enabled`: false hides Agent and Plan from the Mode select. */
   enabled: boolean;
   /** Set when Agent is shown but cannot be chosen (Restricted Mode): the reason, for its tooltip. */
   disabledReason?: string;
@@ -187,6 +190,8 @@ const WEBVIEW_MESSAGES = {
     name: v.pipe(v.string(), v.nonEmpty(), v.maxLength(256)),
     enabled: v.boolean(),
   }),
+  /** "Start with Agent" under a finished plan. */
+  startWithAgent: v.object({ turnId: id }),
 } satisfies Record<string, v.ObjectSchema<v.ObjectEntries, undefined>>;
 
 type WebviewMessages = typeof WEBVIEW_MESSAGES;

@@ -7,8 +7,11 @@ import type { ChangedFile } from '../agent/changedFiles';
 
 export type { ChangedFile, FileDecision } from '../agent/changedFiles';
 
-/** Ask: the chat answers. Agent: the model reads, searches and edits the workspace with tools. */
-export const CHAT_MODES = ['ask', 'agent'] as const;
+/**
+ * Ask: the chat answers. Agent: the model reads, searches and edits the workspace with tools. Plan: the model reads
+ * and searches with the read-only tools only, and answers with a numbered plan that Agent can then carry out.
+ */
+export const CHAT_MODES = ['ask', 'agent', 'plan'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];
 
 /** How one tool call of a run stands. */
@@ -64,6 +67,8 @@ export interface AgentRun {
   rules?: string[];
   /** The run paused at the step limit: Continue resumes it. */
   paused?: boolean;
+  /** A Plan mode run: read-only tools, its answer is a plan that "Start with Agent" carries out. */
+  plan?: boolean;
 }
 
 /** Appends streamed text to the run's last text part, or starts one after a tool row. */

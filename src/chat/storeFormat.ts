@@ -262,6 +262,7 @@ function dropMalformedAgentRuns(conv: Conversation): void {
       run.files.every(isChangedFile) &&
       optional(run.rules, (r) => Array.isArray(r) && r.every(isString)) &&
       optional(run.paused, (b) => typeof b === 'boolean') &&
+      optional(run.plan, (b) => typeof b === 'boolean') &&
       optional(run.protocol, (p) => p === 'native' || p === 'text') &&
       optional(run.meter, isObject);
     if (!ok) delete turn.agent;

@@ -47,6 +47,8 @@ export interface ExtensionConfig {
     toolProtocol: AgentToolProtocol;
     protectedFiles: string[];
     useRulesFiles: boolean;
+    /** The model of Plan runs; empty: the conversation's model. */
+    planModel: string;
   };
   /** `modelGateway.chat.prices`: per model, input and output price per million tokens. */
   prices: Record<string, { input: number; output: number }>;
@@ -114,6 +116,7 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         toolProtocol: reader.oneOf('agent.toolProtocol'),
         protectedFiles: readProtectedFiles(c.get<unknown>('agent.protectedFiles'), problems),
         useRulesFiles: reader.boolean('agent.useRulesFiles', SETTINGS['agent.useRulesFiles'].default),
+        planModel: reader.string('agent.planModel', SETTINGS['agent.planModel'].default).trim(),
       },
       prices: readPrices(c.get<unknown>('chat.prices', {})),
       images: {

@@ -85,6 +85,7 @@ export const SETTINGS = {
   'agent.toolProtocol': { default: 'auto', enum: AGENT_TOOL_PROTOCOLS },
   'agent.protectedFiles': { default: DEFAULT_PROTECTED_FILES },
   'agent.useRulesFiles': { default: true },
+  'agent.planModel': { default: '' },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

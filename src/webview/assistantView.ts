@@ -207,6 +207,7 @@ export class AssistantMessageView implements TurnView {
   private renderExtras(): void {
     this.usage.textContent = this.turn.usage ? usageText(this.turn.usage) : '';
     const canRetry = this.isLast && !this.busy;
+    this.run?.showPlanAction(canRetry && this.turn.status === 'complete');
     const key = `${this.turn.status}|${canRetry}|${this.turn.error?.message ?? ''}`;
     if (key === this.extrasKey) return;
     this.extrasKey = key;

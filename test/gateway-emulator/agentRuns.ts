@@ -5,6 +5,8 @@ import { chunkBase, choiceChunk, type ChunkIdentity, type StreamItem } from './c
 import { splitText } from './streamPlan';
 
 const AGENT_MARKER = /\[\[agent:([a-z-]+)\]\]/;
+/** The message "Start with Agent" sends after a plan (issue 27): it starts the `carry-out` script. */
+const CARRY_OUT = /^Carry out this plan\b/;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,6 +35,8 @@ export interface AgentRunState {
   prompt: string;
   protocol: OfferedProtocol;
   observations: Observation[];
+  /** The text of the assistant message just before the script's user message (a plan, for `carry-out`). */
+  previous: string;
 }
 
 const isErrorText = (text: string): boolean => /^\s*(error|tool error)\b/i.test(text);
@@ -42,11 +46,16 @@ export function agentRunOf(body: unknown): AgentRunState | undefined {
   if (!isObject(body) || !Array.isArray(body.messages)) return undefined;
   const messages = body.messages.filter(isObject);
   const text = (m: Json): string => (typeof m.content === 'string' ? m.content : '');
+  const starts = (m: Json): boolean =>
+    m.role === 'user' && (AGENT_MARKER.test(text(m)) || CARRY_OUT.test(text(m)));
   let start = messages.length - 1;
-  while (start >= 0 && !(messages[start].role === 'user' && AGENT_MARKER.test(text(messages[start]))))
-    start--;
+  while (start >= 0 && !starts(messages[start])) start--;
   if (start < 0) return undefined;
-  const script = AGENT_MARKER.exec(text(messages[start]))?.[1] ?? '';
+  const script = CARRY_OUT.test(text(messages[start]))
+    ? 'carry-out'
+    : (AGENT_MARKER.exec(text(messages[start]))?.[1] ?? '');
+  const before = messages.slice(0, start).reverse();
+  const previous = text(before.find((m) => m.role === 'assistant') ?? {});
   const system = messages
     .filter((m) => m.role === 'system')
     .map(text)
@@ -72,7 +81,7 @@ export function agentRunOf(body: unknown): AgentRunState | undefined {
         observations.push({ name, content: match[2].trim(), error });
       }
   }
-  return { script, prompt: text(messages[start]), protocol, observations };
+  return { script, prompt: text(messages[start]), protocol, observations, previous };
 }
 
 const SAMPLE = 'src/sample.ts';
@@ -88,6 +97,21 @@ export const EDIT_TWO_ANSWER =
 /** How `weather` starts its answer, before the result it received. */
 export const WEATHER_ANSWER_PREFIX = 'The weather tool said: ';
 
+/** The numbered plan that ends `plan`: tests wait for it, and `carry-out` looks for it in the history. */
+export const PLAN_ANSWER = [
+  'Plan:',
+  '',
+  '1. In src/sample.ts, make `greet` trim the name it is given.',
+  '2. Check the callers that `search_text` found still pass a string.',
+  '3. Mention the trimming in README.md.',
+].join('\n');
+
+/** The answer that ends `carry-out` once it found the plan and made its edit. */
+export const CARRY_OUT_ANSWER = 'Carried out the plan: src/sample.ts now trims the name in greet.';
+
+/** How `carry-out` answers when the request does not carry the plan before its message. */
+export const NO_PLAN_ANSWER = 'I see no plan in this conversation to carry out.';
+
 const call = (say: string, name: string, args: Json): AgentAction => ({
   kind: 'call',
   say,
@@ -95,7 +119,33 @@ const call = (say: string, name: string, args: Json): AgentAction => ({
 });
 
 /** The plan of each script, step by step, from what it has seen so far. */
-const SCRIPTS: Record<string, (seen: Observation[], prompt: string) => AgentAction> = {
+const SCRIPTS: Record<string, (seen: Observation[], prompt: string, previous: string) => AgentAction> = {
+  // Plan mode: read, search, then a numbered plan (no edits).
+  plan: (seen) => {
+    if (seen.length === 0) return call('Reading the file first.', 'read_file', { path: SAMPLE });
+    if (seen.length === 1) return call('And where `greet` is used.', 'search_text', { query: 'greet' });
+    return { kind: 'answer', text: PLAN_ANSWER };
+  },
+  // Plan mode, a model that tries an edit anyway: the result it gets (an error) is quoted in its plan.
+  'plan-edit': (seen) => {
+    if (seen.length === 0)
+      return call('Editing right away.', 'edit_file', {
+        path: SAMPLE,
+        edits: [{ oldText: GREET_OLD, newText: GREET_NEW }],
+      });
+    return { kind: 'answer', text: `${PLAN_ANSWER}\n\n(The edit got: ${seen[0].content.slice(0, 160)})` };
+  },
+  // "Carry out this plan" after `plan`: with the plan in the history, read and edit as it says, then answer.
+  'carry-out': (seen, _prompt, previous) => {
+    if (!previous.includes(PLAN_ANSWER)) return { kind: 'answer', text: NO_PLAN_ANSWER };
+    if (seen.length === 0) return call('Following step 1.', 'read_file', { path: SAMPLE });
+    if (!seen.some((o) => o.name === 'edit_file'))
+      return call('Trimming the name.', 'edit_file', {
+        path: SAMPLE,
+        edits: [{ oldText: GREET_OLD, newText: GREET_NEW }],
+      });
+    return { kind: 'answer', text: CARRY_OUT_ANSWER };
+  },
   // Read, search, edit two files (retrying an edit that did not match with more context), answer.
   'edit-two': (seen) => {
     const last = seen.at(-1);
@@ -194,7 +244,7 @@ export function nextAgentAction(state: AgentRunState): AgentAction {
   if (!script) return { kind: 'answer', text: `No agent script named "${state.script}".` };
   if (state.protocol === 'none')
     return { kind: 'answer', text: 'No tools were offered, so I can only answer.' };
-  return script(state.observations, state.prompt);
+  return script(state.observations, state.prompt, state.previous);
 }
 
 /** The text-protocol form of one call, as the model writes it. */

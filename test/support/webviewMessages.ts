@@ -41,6 +41,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
   openTools: { type: 'openTools' },
   setToolEnabled: { type: 'setToolEnabled', name: 'read_file', enabled: false },
+  startWithAgent: { type: 'startWithAgent', turnId: 't-1' },
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */

@@ -532,7 +532,7 @@ describe('agent mode (Chromium, real bundle)', function () {
     const state = viewState([]);
     await send({ type: 'state', state });
     assert.equal(await mode.inputValue(), 'ask', 'Ask by default');
-    assert.deepEqual(await mode.locator('option').allTextContents(), ['Ask', 'Agent']);
+    assert.deepEqual(await mode.locator('option').allTextContents(), ['Ask', 'Agent', 'Plan']);
     await mode.selectOption('agent');
     assert.deepEqual((await hp.posted()).at(-1), { type: 'setMode', mode: 'agent' });
     await mode.selectOption('ask');
@@ -570,5 +570,55 @@ describe('agent mode (Chromium, real bundle)', function () {
     await send({ type: 'mode', mode: 'ask', agent: { enabled: true } });
     // The model picker is still there, beside it.
     assert.equal(await page.getByRole('combobox', { name: 'Model', exact: true }).isVisible(), true);
+  });
+
+  it('Plan: chosen and shown by the select, kept in Restricted Mode, hidden with Agent when the agent is off', async () => {
+    const { page } = hp;
+    const mode = page.getByRole('combobox', { name: 'Mode', exact: true });
+    const state = viewState([]);
+    await send({ type: 'state', state });
+    await mode.selectOption({ label: 'Plan' });
+    assert.deepEqual((await hp.posted()).at(-1), { type: 'setMode', mode: 'plan' });
+    await send({ type: 'state', state: { ...state, conversation: { ...state.conversation, mode: 'plan' } } });
+    assert.equal(await mode.inputValue(), 'plan');
+    // Restricted Mode disables Agent only: Plan reads, and stays chosen and choosable.
+    const reason = 'Agent mode needs a trusted workspace.';
+    await send({ type: 'mode', mode: 'plan', agent: { enabled: true, disabledReason: reason } });
+    assert.equal(await mode.inputValue(), 'plan');
+    assert.equal(await mode.locator('option[value="plan"]').isDisabled(), false);
+    // Agent off: the conversation's Plan shows as Ask, and the select goes.
+    await send({ type: 'mode', mode: 'plan', agent: { enabled: false } });
+    assert.equal(await mode.count(), 0);
+    const hidden = page.locator('select.mode-picker');
+    assert.equal(await hidden.inputValue(), 'ask');
+    assert.equal(await hidden.isHidden(), true);
+    assert.equal(
+      await hidden.locator('option[value="plan"]').evaluate((o) => (o as HTMLOptionElement).hidden),
+      true,
+    );
+  });
+
+  it('Start with Agent shows under a finished plan that is the latest turn, and posts its turn id', async () => {
+    const { page } = hp;
+    const run: AgentRun = { parts: [{ kind: 'text', text: '1. Read.\n2. Edit.' }], files: [], plan: true };
+    const planTurn = assistant('', { status: 'streaming', agent: run });
+    await send({ type: 'state', state: viewState([user('Plan it'), planTurn], { busy: true }) });
+    const start = page.getByRole('button', { name: 'Start with Agent', exact: true });
+    assert.equal(await start.count(), 0, 'not while the plan streams');
+    await send({ type: 'turnFinished', turnId: planTurn.id, status: 'complete' });
+    await send({ type: 'state', state: viewState([user('Plan it'), { ...planTurn, status: 'complete' }]) });
+    await start.waitFor();
+    await start.click();
+    assert.deepEqual((await hp.posted()).at(-1), { type: 'startWithAgent', turnId: planTurn.id });
+    // An Agent run, a stopped plan, or a plan with a later turn after it offers no button.
+    for (const turns of [
+      [user('Go'), assistant('', { agent: { ...run, plan: undefined } })],
+      [user('Plan it'), { ...planTurn, status: 'stopped' as const }],
+      [user('Plan it'), { ...planTurn, status: 'complete' as const }, user('Carry out this plan')],
+    ]) {
+      await send({ type: 'state', state: viewState(turns) });
+      await frames(page);
+      assert.equal(await start.count(), 0, JSON.stringify(turns.map((t) => t.role)));
+    }
   });
 });

@@ -19,6 +19,7 @@ import type { HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
 import { buildChatRequest } from '../chatRequest';
 import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
+import { PLAN_INSTRUCTIONS, planTools } from '../../agent/planMode';
 import type { CheckpointStore } from './checkpointStore';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
@@ -48,9 +49,16 @@ export interface RunHooks {
   approve(callId: string, question: string, signal: AbortSignal): Promise<boolean>;
 }
 
-/** The conversation's chat messages as the loop's: the agent's instructions first in the system message. */
-export function agentMessages(messages: readonly ChatMessage[], rules: string): AgentMessage[] {
-  const system = [AGENT_INSTRUCTIONS, rules].filter(Boolean).join('\n\n');
+/**
+ * The conversation's chat messages as the loop's: the agent's instructions (a Plan run's own) first in the system
+ * message.
+ */
+export function agentMessages(
+  messages: readonly ChatMessage[],
+  rules: string,
+  instructions = AGENT_INSTRUCTIONS,
+): AgentMessage[] {
+  const system = [instructions, rules].filter(Boolean).join('\n\n');
   const out: AgentMessage[] = [{ role: 'system', content: system }];
   for (const m of messages) {
     const content = typeof m.content === 'string' ? m.content : '';
@@ -102,8 +110,9 @@ export class AgentRunner {
   }
 
   /**
-   * The run's tools: the read-only ones and the edit tools, checkpointed against the user turn, and the tools
-   * of other extensions, as the Tools picker chose them.
+   * The run's tools, as the Tools picker chose them: the read-only ones and the edit tools, checkpointed against
+   * the user turn, and the tools of other extensions. A Plan run has the read-only ones only, so an edit it calls
+   * anyway is an unknown tool to the loop (an error to the model).
    */
   private async tools(): Promise<Map<string, AgentTool>> {
     const host: Record<string, (input: Record<string, unknown>, s: AbortSignal) => Promise<ToolResult>> = {
@@ -114,9 +123,11 @@ export class AgentRunner {
     };
     const catalog = this.services.tools;
     const tools = new Map<string, AgentTool>();
-    for (const tool of await catalog.all()) {
-      if (!catalog.enabled(tool)) continue;
-      const { spec, source } = tool;
+    const enabled = (await catalog.all()).filter((tool) => catalog.enabled(tool));
+    const offered = this.turn.agent.plan ? planTools(enabled.map((t) => t.spec)) : enabled.map((t) => t.spec);
+    const sourceOf = new Map(enabled.map((t) => [t.spec.name, t.source]));
+    for (const spec of offered) {
+      const source = sourceOf.get(spec.name);
       if (source === 'builtin' && spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
       else if (source === 'vscode') tools.set(spec.name, vscodeTool(spec));
     }
@@ -155,7 +166,8 @@ export class AgentRunner {
   /** Starts the run on the conversation's messages; resolves with how it ended. */
   async start(messages: readonly ChatMessage[], rules: string, signal: AbortSignal): Promise<AgentRunResult> {
     const options = this.loopOptions(signal, await this.tools());
-    this.result = await runAgent({ ...options, messages: agentMessages(messages, rules) });
+    const instructions = this.turn.agent.plan ? PLAN_INSTRUCTIONS : AGENT_INSTRUCTIONS;
+    this.result = await runAgent({ ...options, messages: agentMessages(messages, rules, instructions) });
     return this.finish();
   }
 
@@ -179,7 +191,8 @@ export class AgentRunner {
 
   private loopOptions(signal: AbortSignal, tools: Map<string, AgentTool>) {
     const config = this.config;
-    const model = this.conversation.model;
+    // The turn's model: a Plan run's is `modelGateway.agent.planModel` when set (see ChatAgent.answer).
+    const model = this.turn.model;
     const { messages: _unused, ...request } = buildChatRequest(model, [], config);
     void _unused;
     const callModel = modelCaller({
@@ -280,7 +293,7 @@ export class AgentRunner {
 
   /** The run's cost from `modelGateway.chat.prices`, when the model is priced. */
   private cost(prompt: number, completion: number): number | undefined {
-    const price = this.config.prices[this.conversation.model];
+    const price = this.config.prices[this.turn.model];
     return price ? (prompt * price.input + completion * price.output) / 1_000_000 : undefined;
   }
 
@@ -304,6 +317,6 @@ export class AgentRunner {
   /** Log line of how the run ended. */
   describe(result: AgentRunResult): string {
     // l10n-exempt: a log line
-    return `Agent run ${result.status} after ${result.steps} step(s) (${this.conversation.model}, ${this.turn.agent.protocol ?? 'native'} protocol, ${this.turn.agent.files.length} file(s) changed).`;
+    return `Agent run ${result.status} after ${result.steps} step(s) (${this.turn.model}${this.turn.agent.plan ? ', plan' : ''}, ${this.turn.agent.protocol ?? 'native'} protocol, ${this.turn.agent.files.length} file(s) changed).`;
   }
 }

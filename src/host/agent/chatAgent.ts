@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { decideAll, decideFile } from '../../agent/changedFiles';
 import type { ProtocolMemory } from '../../agent/modelCall';
 import type { AgentRun, ChatMode } from '../../chat/agentTurn';
+import { CARRY_OUT_PLAN } from '../../agent/planMode';
 import { truncateFrom } from '../../chat/conversation';
 import type { AssistantTurn, Conversation, UserTurn } from '../../chat/types';
 import type { ChatMessage, GatewayClient } from '../../gateway/types';
@@ -39,6 +40,8 @@ export interface AgentHost {
   /** Saves the conversation now. */
   persist(conversation: Conversation): Promise<void>;
   scheduleSave(conversation: Conversation): void;
+  /** Sends `text` as the user's next message and answers it (in the conversation's mode). */
+  send(text: string): Promise<void>;
   /** Runs `work` as the conversation's request in flight (Stop aborts its signal). */
   inFlight(work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** Asks the user to confirm an action that cannot be undone; the modal dialog unless a test gives another. */
@@ -63,7 +66,11 @@ function agentRuntime(): typeof import('./agentRuntime') {
   return require('./agentRuntime') as typeof import('./agentRuntime');
 }
 
-/** Whether Agent is offered, and why it cannot be chosen in Restricted Mode. */
+/**
+ * Whether Agent and Plan are offered, and why Agent cannot be chosen in Restricted Mode. Plan stays available
+ * there: its tools only read inside the workspace (the secrets files refused), as Ask's # context does, and run
+ * nothing of the workspace's.
+ */
 export function agentAvailability(config: ExtensionConfig): AgentAvailability {
   return {
     enabled: config.agent.enabled,
@@ -86,15 +93,16 @@ export class ChatAgent {
 
   constructor(private readonly host: AgentHost) {}
 
-  /** True when the conversation's next message goes to the agent. */
+  /** True when the conversation's next message goes to the agent (in Agent or Plan mode). */
   get active(): boolean {
     const { conversation, config } = this.host;
-    return conversation.mode === 'agent' && config.agent.enabled && vscode.workspace.isTrusted;
+    if (!config.agent.enabled) return false;
+    return conversation.mode === 'plan' || (conversation.mode === 'agent' && vscode.workspace.isTrusted);
   }
 
   async setMode(mode: ChatMode): Promise<void> {
     const conversation = this.host.conversation;
-    if (mode === 'agent' && !agentAvailability(this.host.config).enabled) return;
+    if (mode !== 'ask' && !agentAvailability(this.host.config).enabled) return;
     conversation.mode = mode;
     if (conversation.turns.length) await this.host.persist(conversation);
     this.host.post({ type: 'mode', mode, agent: agentAvailability(this.host.config) });
@@ -106,7 +114,15 @@ export class ChatAgent {
     const user = [...conversation.turns].reverse().find((t): t is UserTurn => t.role === 'user');
     if (!user) return;
     const rules = this.host.config.agent.useRulesFiles ? await readRules() : { text: '', names: [] };
-    turn.agent = { parts: [], files: [], ...(rules.names.length ? { rules: rules.names } : {}) };
+    const plan = conversation.mode === 'plan';
+    turn.agent = {
+      parts: [],
+      files: [],
+      ...(rules.names.length ? { rules: rules.names } : {}),
+      ...(plan ? { plan: true } : {}),
+    };
+    // A Plan run may use its own model; the turn's header names the model that answered.
+    if (plan && this.host.config.agent.planModel) turn.model = this.host.config.agent.planModel;
     const agentTurn = turn as AgentTurn;
     this.host.post({ type: 'turnsRemoved', fromTurnId: turn.id });
     this.host.post({ type: 'turnsAdded', turns: [turn] });
@@ -156,6 +172,26 @@ export class ChatAgent {
             : result.error.message,
       };
     else delete turn.error;
+  }
+
+  /**
+   * "Start with Agent" under a finished plan: the conversation goes to Agent mode and asks for the plan to be
+   * carried out. The plan is the answer just before, so it is in the history the request sends.
+   */
+  async startWithAgent(turnId: string): Promise<void> {
+    const turn = this.host.conversation.turns.find(
+      (t): t is AgentTurn => t.id === turnId && t.role === 'assistant' && !!t.agent?.plan,
+    );
+    if (!turn || turn.status !== 'complete') return;
+    const availability = agentAvailability(this.host.config);
+    if (!availability.enabled || availability.disabledReason !== undefined) {
+      const message =
+        availability.disabledReason ?? vscode.l10n.t('Agent mode is off (modelGateway.agent.enabled).');
+      this.host.post({ type: 'notice', level: 'info', message });
+      return;
+    }
+    await this.setMode('agent');
+    await this.host.send(CARRY_OUT_PLAN);
   }
 
   /** Resumes a run paused at the step limit. */

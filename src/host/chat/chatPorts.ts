@@ -102,6 +102,8 @@ export interface AgentActions {
   continueRun(turnId: string): Promise<void>;
   /** The user's click on Approve or Skip of a call waiting for approval. */
   approve(turnId: string, callId: string, approve: boolean): void;
+  /** "Start with Agent" under a plan: Agent mode, and "Carry out this plan" sent. */
+  startWithAgent(turnId: string): Promise<void>;
   /** Puts the files back as they were before this user turn's run, and removes the turns from it on. */
   restoreCheckpoint(turnId: string): Promise<void>;
   /** The Tools picker opened: posts the tools with their state. */

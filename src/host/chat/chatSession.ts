@@ -69,6 +69,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       postState: () => this.postState(),
       persist: (c) => chat.persist(c),
       scheduleSave: (c) => chat.scheduleSave(c),
+      send: (text) => this.send(text),
       inFlight: (work) => this.inFlight(work),
       confirm: options.confirm,
     });

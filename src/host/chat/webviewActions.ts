@@ -75,6 +75,7 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   restoreCheckpoint: ({ session }, m) => session.agent.restoreCheckpoint(m.turnId),
   openTools: ({ session }) => session.agent.openTools(),
   setToolEnabled: ({ session }, m) => session.agent.setToolEnabled(m.name, m.enabled),
+  startWithAgent: ({ session }, m) => session.agent.startWithAgent(m.turnId),
 };
 
 /**

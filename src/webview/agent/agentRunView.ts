@@ -68,6 +68,8 @@ export class AgentRunView {
   private readonly pausedBox: HTMLElement;
   private readonly meter: HTMLElement;
   private readonly rulesBox: HTMLElement;
+  /** A plan's "Start with Agent", shown under it once it is finished (see `showPlanAction`). */
+  private readonly planBox: HTMLElement;
   /** The streaming renderer of the last text part, while the run streams into it. */
   private renderer: StreamRenderer | undefined;
   private lastText: HTMLElement | undefined;
@@ -84,6 +86,8 @@ export class AgentRunView {
     this.rulesBox = h('div', { class: 'agent-rules' });
     this.pausedBox = h('div', { class: 'agent-paused' });
     this.meter = h('div', { class: 'agent-meter' });
+    this.planBox = h('div', { class: 'agent-plan-actions' });
+    this.planBox.hidden = true;
     this.files = new ChangedFilesView(this.run.files, {
       decide: (path, decision) =>
         post(
@@ -100,6 +104,7 @@ export class AgentRunView {
       this.partsBox,
       this.pausedBox,
       this.files.element,
+      this.planBox,
       this.meter,
     );
     const parts = this.run.parts;
@@ -180,6 +185,24 @@ export class AgentRunView {
   /** The run ended: its last text is rendered for good. */
   finish(): void {
     this.finishText();
+  }
+
+  /** Shows "Start with Agent" under a plan (a finished Plan run that is the conversation's latest turn) or hides it. */
+  showPlanAction(show: boolean): void {
+    const visible = show && this.run.plan === true;
+    if (visible === !this.planBox.hidden) return;
+    this.planBox.hidden = !visible;
+    this.planBox.replaceChildren(
+      ...(visible
+        ? [
+            textButton(
+              l10n.t('Start with Agent'),
+              () => this.post({ type: 'startWithAgent', turnId: this.turnId }),
+              { icon: 'play' },
+            ),
+          ]
+        : []),
+    );
   }
 
   private finishText(): void {

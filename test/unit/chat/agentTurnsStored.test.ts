@@ -69,6 +69,21 @@ describe('stored agent runs', () => {
     });
   }
 
+  it('a Plan conversation and its plan run survive a save and a load; a plan mark that is not a boolean drops the run', () => {
+    const conv = conversation({ ...run, files: [], plan: true }, 'plan');
+    assert.deepEqual(roundTrip(conv), conv);
+    const loaded = roundTrip(conversation({ ...run, plan: 'yes' }, 'plan'));
+    assert.equal(loaded.mode, 'plan');
+    assert.equal((loaded.turns[1] as AssistantTurn).agent, undefined);
+  });
+
+  it('a conversation stored before Plan mode (Ask or Agent, runs without a plan mark) loads unchanged', () => {
+    const noMode = conversation(run);
+    delete noMode.mode;
+    for (const conv of [noMode, conversation(run, 'ask'), conversation(run, 'agent')])
+      assert.deepEqual(roundTrip(conv), conv);
+  });
+
   it('an unknown mode loads as Ask', () => {
     assert.equal(roundTrip(conversation(run, 'autopilot')).mode, undefined);
   });

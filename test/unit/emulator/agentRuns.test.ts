@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import {
   agentRunOf,
+  CARRY_OUT_ANSWER,
   EDIT_TWO_ANSWER,
+  NO_PLAN_ANSWER,
+  PLAN_ANSWER,
   nextAgentAction,
   textCallBlock,
   WEATHER_ANSWER_PREFIX,
@@ -78,6 +81,69 @@ describe('Emulator: scripted agent runs', () => {
         steps.push([name, result]);
       }
       assert.deepEqual(names, ['read_file', 'search_text', 'edit_file', 'edit_file', 'edit_file']);
+    });
+  }
+
+  for (const [label, body] of [
+    ['native', nativeBody],
+    ['text', textBody],
+  ] as const) {
+    it(`plan reads, searches, then answers a numbered plan (${label})`, () => {
+      const first = nextAgentAction(agentRunOf(body('plan', []))!);
+      assert.deepEqual(first.kind === 'call' && first.calls, [
+        { name: 'read_file', args: { path: 'src/sample.ts' } },
+      ]);
+      const second = nextAgentAction(agentRunOf(body('plan', [['read_file', 'ok']]))!);
+      assert.deepEqual(second.kind === 'call' && second.calls, [
+        { name: 'search_text', args: { query: 'greet' } },
+      ]);
+      const last = nextAgentAction(
+        agentRunOf(
+          body('plan', [
+            ['read_file', 'ok'],
+            ['search_text', 'ok'],
+          ]),
+        )!,
+      );
+      assert.deepEqual(last, { kind: 'answer', text: PLAN_ANSWER });
+      assert.match(PLAN_ANSWER, /^1\. .*\n2\. .*\n3\. /m);
+    });
+
+    it(`"Carry out this plan" after the plan reads, edits, answers; without the plan it says so (${label})`, () => {
+      const after = (prior: string, results: Array<[string, string]>): Record<string, unknown> => {
+        const planned = body('plan', []) as { messages: Message[] };
+        const carry = body('x', results) as { messages: Message[] };
+        const messages = [
+          ...planned.messages,
+          { role: 'assistant', content: prior },
+          ...carry.messages
+            .filter((m) => m.role !== 'system')
+            .map((m) => (m.content === 'Go [[agent:x]]' ? { ...m, content: 'Carry out this plan' } : m)),
+        ];
+        return { ...carry, messages };
+      };
+      const withPlan = `Reading.${PLAN_ANSWER}`;
+      const steps = [
+        nextAgentAction(agentRunOf(after(withPlan, []))!),
+        nextAgentAction(agentRunOf(after(withPlan, [['read_file', 'ok']]))!),
+        nextAgentAction(
+          agentRunOf(
+            after(withPlan, [
+              ['read_file', 'ok'],
+              ['edit_file', 'Edited src/sample.ts +1 -1'],
+            ]),
+          )!,
+        ),
+      ];
+      assert.deepEqual(
+        steps.map((a) => (a.kind === 'call' ? a.calls[0].name : a.kind)),
+        ['read_file', 'edit_file', 'answer'],
+      );
+      assert.deepEqual(steps[2], { kind: 'answer', text: CARRY_OUT_ANSWER });
+      assert.deepEqual(nextAgentAction(agentRunOf(after('Some other answer.', []))!), {
+        kind: 'answer',
+        text: NO_PLAN_ANSWER,
+      });
     });
   }
 
