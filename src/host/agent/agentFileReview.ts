@@ -38,6 +38,10 @@ export async function openAgentFileReview(review: ReviewController, file: AgentF
       file.decided(decision, lineStats(file.original, document.getText()));
     },
   });
+  if (hunks === undefined)
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Accept or reject the pending generated code first.'),
+    );
   return (hunks ?? 0) > 0;
 }
 

@@ -125,14 +125,15 @@ export class ReviewController implements vscode.Disposable {
 
   /**
    * Opens the review of a change `document` already holds, against `original`; returns its hunk count (0 opens
-   * nothing). Refused (undefined) while Generate Code streams; a review open before ends first.
+   * nothing). Refused (undefined) while Generate Code streams or waits for review: ending that review would leave
+   * its proposal unreviewed. Another file change's review ends first (its file stays listed).
    */
   openFileReview(
     document: vscode.TextDocument,
     original: string,
     hooks: FileReviewHooks,
   ): number | undefined {
-    if (this.active?.kind === 'streaming') return undefined;
+    if (this.active && (this.active.kind === 'streaming' || !this.active.hooks)) return undefined;
     if (this.active) this.finish();
     const model = ReviewModel.fromTexts(toEol(document, original), document.getText());
     if (model.done) return 0;
