@@ -27,6 +27,9 @@ describe('Agent: a changed file in the per-hunk review', function () {
     await send(frame, `Edit both ends of [[file:${FILE}]] [[agent:edit-hunks]]`);
     const answer = articles(frame, /^Assistant /).last();
     await until(async () => (await answer.innerText()).includes(EDIT_HUNKS_ANSWER), 60_000, 'the answer');
+    // The run has ended (while it goes on, a row opens the plain diff: the run may edit the file again).
+    const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+    await until(async () => !(await stop.isVisible()), 20_000, 'the end of the run');
     const edited = ORIGINAL.replace('first', 'first (edited)').replace('last', 'last (edited)');
     assert.equal(readFileSync(path(), 'utf8'), edited, 'the run wrote both edits, CRLF kept');
 
@@ -81,6 +84,9 @@ describe('Agent: a changed file in the per-hunk review', function () {
     await send(frame, `Edit both ends of [[file:${FILE}]] [[agent:edit-hunks]]`);
     const answer = articles(frame, /^Assistant /).last();
     await until(async () => (await answer.innerText()).includes(EDIT_HUNKS_ANSWER), 60_000, 'the answer');
+    // The run has ended (while it goes on, a row opens the plain diff: the run may edit the file again).
+    const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+    await until(async () => !(await stop.isVisible()), 20_000, 'the end of the run');
     await answer.locator('.agent-file-open').filter({ hasText: FILE }).click();
     await codeLens(page, 'Accept All').waitFor({ timeout: 20_000 });
     await answer.getByRole('button', { name: `Undo ${FILE}`, exact: true }).click();

@@ -65,7 +65,9 @@ export class ChangedFileActions {
     }
     const review = this.host.services.review;
     const original = await this.checkpointText(found.user.id, path);
-    if (review && file.decision === 'pending' && original !== undefined) {
+    // While the run goes on it may edit the file again, which a review would take for the user's typing.
+    const running = found.turn.status === 'streaming';
+    if (review && !running && file.decision === 'pending' && original !== undefined) {
       const opened = await openAgentFileReview(review, {
         uri: target.uri,
         original,
