@@ -73,6 +73,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     log,
   );
   registerCheckpointDocuments(context, checkpoints);
+  // Generate Code's review, where an agent run's changed files open too.
+  const review = registerGenerateCode(context, gateway, () => config.current);
+  void review.recoverAutoSave(context.workspaceState);
   const hub = new ChatHub(
     store,
     gateway,
@@ -86,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
       checkpoints,
       protocolMemory: new ToolSupportMemory(context.globalState, AGENT_TEXT_PROTOCOL_KEY),
       tools: agentToolCatalog(context.workspaceState),
+      review,
     },
   );
   hubForDeactivate = hub;
@@ -103,8 +107,6 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
-  const review = registerGenerateCode(context, gateway, () => config.current);
-  void review.recoverAutoSave(context.workspaceState);
   registerApply(context, gateway, () => config.current, review);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, models);

@@ -4,10 +4,14 @@
  * the run wrote goes unreviewed. Updates return a new state; nothing is changed in place.
  */
 import * as v from 'valibot';
+import type { Hunk } from '../review/model';
 import { type ParseResult, parseVersioned, uniqueBy } from './stored';
 
-/** The user's decision on one file: none yet, keep the run's change, or put the checkpoint's bytes back. */
-export type FileDecision = 'pending' | 'kept' | 'undone';
+/**
+ * The user's decision on one file: none yet, keep the run's change, put the checkpoint's bytes back, or (hunk by
+ * hunk in the editor's review) keep some of its hunks and put the others back.
+ */
+export type FileDecision = 'pending' | 'kept' | 'undone' | 'partial';
 
 /** One file the run changed, measured against its checkpoint. */
 export interface ChangedFile {
@@ -57,6 +61,35 @@ export function decideFile(
   return { ...review, files: review.files.map((f) => (f.path === path ? { ...f, decision } : f)) };
 }
 
+/**
+ * A file's decision once every hunk of its review is decided (undefined while one waits): every hunk put back is
+ * Undone, none put back is Kept, else partly kept. A hunk the user rewrote counts by its text: back to the
+ * original is put back, anything else keeps the file as it is now.
+ */
+export function decisionOfHunks(
+  hunks: ReadonlyArray<Pick<Hunk, 'state' | 'oldText' | 'newText'>>,
+): Exclude<FileDecision, 'pending'> | undefined {
+  if (hunks.some((h) => h.state === 'pending')) return undefined;
+  const putBack = (h: (typeof hunks)[number]): boolean =>
+    h.state === 'rejected' || (h.state === 'user' && h.newText === h.oldText);
+  const rejected = hunks.filter(putBack).length;
+  if (rejected === 0) return 'kept';
+  return rejected === hunks.length ? 'undone' : 'partial';
+}
+
+/** Records a file decided hunk by hunk, with its lines now measured against the checkpoint. */
+export function decideHunks(
+  review: RunReview,
+  path: string,
+  decision: Exclude<FileDecision, 'pending'>,
+  lines: { added: number; removed: number },
+): RunReview {
+  return {
+    ...review,
+    files: review.files.map((f) => (f.path === path ? { ...f, ...lines, decision } : f)),
+  };
+}
+
 /** Keep All or Undo All: decides every file still pending. */
 export function decideAll(review: RunReview, decision: Exclude<FileDecision, 'pending'>): RunReview {
   return { ...review, files: review.files.map((f) => (f.decision === 'pending' ? { ...f, decision } : f)) };
@@ -94,7 +127,7 @@ const fileSchema = v.object({
   deleted: v.boolean(),
   added: count,
   removed: count,
-  decision: v.picklist(['pending', 'kept', 'undone']),
+  decision: v.picklist(['pending', 'kept', 'undone', 'partial']),
   inBuffer: v.optional(v.boolean()),
 });
 const rootSchema = v.object({

@@ -183,7 +183,7 @@ async function runCalls(
       ended = { status: 'stopped' };
       const result = { content: 'Stopped by the user before the tool finished.', isError: true };
       messages.push(toolMessage(call, result));
-      options.onEvent?.({ type: 'toolEnd', call, result });
+      options.onEvent?.({ type: 'toolEnd', call, result, stopped: true });
       continue;
     }
     const cut = truncateToolResult(raw.content, {

@@ -45,8 +45,8 @@ export type AgentEvent =
   | { type: 'reasoning'; text: string }
   /** A call is about to run (or to be answered with an error: malformed, unknown tool, invalid input). */
   | { type: 'toolStart'; call: AgentToolCall }
-  /** Its result, as the model will read it; `cut` when the result was cut to size. */
-  | { type: 'toolEnd'; call: AgentToolCall; result: ToolResult; cut?: ResultCut }
+  /** Its result, as the model will read it; `cut` when the result was cut to size; `stopped` when Stop came first. */
+  | { type: 'toolEnd'; call: AgentToolCall; result: ToolResult; cut?: ResultCut; stopped?: boolean }
   /** After each model call: the run's tokens so far, and this request's prompt against the context. */
   | { type: 'usage'; usage: RunUsage; promptTokens: number; contextTokens: number }
   /** The oldest tool results were replaced by notes to stay within the context. */

@@ -212,7 +212,7 @@ function isQuote(v: unknown): boolean {
 
 const TOOL_STATUSES: ReadonlySet<unknown> = new Set(AGENT_TOOL_STATUSES);
 const MODES: ReadonlySet<unknown> = new Set(CHAT_MODES);
-const DECISIONS: ReadonlySet<unknown> = new Set(['pending', 'kept', 'undone']);
+const DECISIONS: ReadonlySet<unknown> = new Set(['pending', 'kept', 'undone', 'partial']);
 
 function isAgentPart(v: unknown): boolean {
   if (!isObject(v)) return false;

@@ -94,6 +94,9 @@ const README_NEW = 'so they may edit these files freely.\n\n`greet` trims the na
 export const EDIT_TWO_ANSWER =
   'Done: I read src/sample.ts, searched for `greet`, and edited src/sample.ts (greet trims the name) and README.md (says so).';
 
+/** How `edit-hunks` starts its answer: tests wait for it. */
+export const EDIT_HUNKS_ANSWER = 'Edited both ends.';
+
 /** How `weather` starts its answer, before the result it received. */
 export const WEATHER_ANSWER_PREFIX = 'The weather tool said: ';
 
@@ -212,6 +215,19 @@ const SCRIPTS: Record<string, (seen: Observation[], prompt: string, previous: st
     if (seen.length === 1)
       return call('And notes beside it.', 'create_file', { path: `${path}.notes.md`, content: 'Notes.\n' });
     return { kind: 'answer', text: `Edited ${path}: ${seen.map((o) => o.content.slice(0, 80)).join(' | ')}` };
+  },
+  // One edit of the named file in two places far apart (`first` and `last` lines), so its review has two hunks.
+  'edit-hunks': (seen, prompt) => {
+    const path = /\[\[file:([^\]]+)\]\]/.exec(prompt)?.[1] ?? SAMPLE;
+    if (seen.length === 0)
+      return call('Editing both ends of the file.', 'edit_file', {
+        path,
+        edits: [
+          { oldText: 'first', newText: 'first (edited)' },
+          { oldText: 'last', newText: 'last (edited)' },
+        ],
+      });
+    return { kind: 'answer', text: `${EDIT_HUNKS_ANSWER} ${seen[0].content.slice(0, 80)}` };
   },
   // The same call again and again: the loop stops it.
   loop: () => call('Once more.', 'read_file', { path: SAMPLE }),

@@ -1,7 +1,8 @@
 // Checkpoints of agent runs in the real extension host: Restore Checkpoint after Keep All puts every file back byte
 // for byte (CRLF included) and deletes the files the runs created, only once the user confirms; checkpoints read
 // back by a new store (as after a reload) restore the same bytes; a file with unsaved changes is edited in its
-// buffer, and Undo or Restore Checkpoint gives the buffer its text back (the disk never gets the unsaved text).
+// buffer, and Undo, Restore Checkpoint or Reject in its review gives the buffer its text back (the disk never gets
+// the unsaved text).
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,7 +23,7 @@ import {
   writeBytes,
   type AgentSession,
 } from './agentSession';
-import { closeAllEditors, setKey, useEmulator } from './helpers';
+import { closeAllEditors, eventually, setKey, useEmulator } from './helpers';
 
 const CRLF_FILE = 'src/crlf-notes.txt';
 const CRLF_BYTES = encoder.encode('alpha\r\nbeta\r\ngamma\r\n');
@@ -148,12 +149,14 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
     }
   });
 
-  for (const how of ['Undo', 'Restore Checkpoint after Keep All'] as const)
+  for (const how of ['Undo', 'Restore Checkpoint after Keep All', 'Reject in the review'] as const)
     it(`a file with unsaved changes is edited in its buffer, not on disk; ${how} gives the buffer its text back`, async () => {
       await editUnsavedBuffer(how);
     });
 
-  async function editUnsavedBuffer(how: 'Undo' | 'Restore Checkpoint after Keep All'): Promise<void> {
+  async function editUnsavedBuffer(
+    how: 'Undo' | 'Restore Checkpoint after Keep All' | 'Reject in the review',
+  ): Promise<void> {
     const document = await vscode.workspace.openTextDocument(uriOf('src/sample.ts'));
     await vscode.window.showTextDocument(document);
     const unsaved = new vscode.WorkspaceEdit();
@@ -177,7 +180,15 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
         path: 'src/sample.ts',
         decision: 'undo',
       });
-    else {
+    else if (how === 'Reject in the review') {
+      // The row opens the file under review; its one hunk rejected goes back into the buffer, not to disk.
+      await session.receive({ type: 'openChangedFile', turnId: turn.id, path: 'src/sample.ts' });
+      assert.ok(await vscode.commands.executeCommand('modelGateway.rejectHunk'), 'a hunk to reject');
+      await eventually(
+        () => assert.equal(turn.agent!.files.find((f) => f.path === 'src/sample.ts')?.decision, 'undone'),
+        10_000,
+      );
+    } else {
       await session.receive({ type: 'agentDecision', turnId: turn.id, decision: 'keep' });
       answers = [true];
       await session.receive({ type: 'restoreCheckpoint', turnId: session.conversation.turns[0].id });

@@ -118,8 +118,10 @@ describe('Agent runs under the user’s control (real extension host, emulator)'
       assert.equal(turn.status, 'stopped');
       assert.equal(await exists('.vscode/settings.json'), false);
       assert.equal(chatRequestsOf(emulator, since).length, 1, 'no step after Stop');
-      // The row leaves its question and says the call was stopped.
+      // The row leaves its question and says the call was not run: skipped, not an error.
       assert.equal(toolRows(turn)[0].approval, undefined);
+      assert.equal(toolRows(turn)[0].status, 'skipped');
+      assert.match(toolRows(turn)[0].summary, /not run: stopped$/);
       assert.match(toolRows(turn)[0].result ?? '', /^Stopped by the user/);
       // A click that comes after Stop answers nothing.
       const callId = toolRows(turn)[0].id;

@@ -353,6 +353,22 @@ describe('agent mode (Chromium, real bundle)', function () {
         .then((t) => t.replace(/\s+/g, ' ')),
       'src/config.ts +12 \u22123 Kept',
     );
+    // Decided hunk by hunk in the editor: some hunks kept, some put back.
+    await send({
+      type: 'agentFiles',
+      turnId,
+      files: FILES.map((f) =>
+        f.path === 'src/config.ts' ? { ...f, added: 5, removed: 1, decision: 'partial' as const } : f,
+      ),
+    });
+    assert.equal(
+      await list
+        .locator('li')
+        .first()
+        .innerText()
+        .then((t) => t.replace(/\s+/g, ' ')),
+      'src/config.ts +5 \u22121 Partly kept',
+    );
     assert.equal(
       await page.evaluate(() => document.activeElement?.textContent),
       'src/config.ts',

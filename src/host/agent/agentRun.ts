@@ -1,5 +1,6 @@
 // One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones and the edit
 // tools with their checkpoint), the model calls on the chosen protocol, and the loop's events drawn in the turn.
+import * as vscode from 'vscode';
 import { noteChange, type FileChange } from '../../agent/changedFiles';
 import {
   continueAgent,
@@ -248,6 +249,8 @@ export class AgentRunner {
       case 'toolEnd': {
         const before = this.row.get(event.call.id);
         const declined = event.result.isError && /^The user declined/.test(event.result.content);
+        // Stop while the row waited for Approve or Skip: the tool never ran, which is no error.
+        const unapproved = event.stopped === true && before?.status === 'awaitingApproval';
         this.putRow({
           ...(before ?? {
             kind: 'tool',
@@ -256,8 +259,10 @@ export class AgentRunner {
             input: cut(JSON.stringify(event.call.input, null, 2)),
           }),
           kind: 'tool',
-          summary: event.result.summary ?? failedSummary(before?.summary ?? event.call.name, event.result),
-          status: declined ? 'skipped' : event.result.isError ? 'error' : 'done',
+          summary: unapproved
+            ? vscode.l10n.t('{0}: not run: stopped', before.summary)
+            : (event.result.summary ?? failedSummary(before?.summary ?? event.call.name, event.result)),
+          status: declined || unapproved ? 'skipped' : event.result.isError ? 'error' : 'done',
           result: cut(event.result.content),
           approval: undefined,
         } as AgentToolRow);

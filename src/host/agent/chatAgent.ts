@@ -1,7 +1,6 @@
-// A chat session's agent: the Mode select, agent runs in the conversation, the changed files' Keep/Undo and diff,
+// A chat session's agent: the Mode select, agent runs in the conversation, the changed files (changedFileActions.ts),
 // Continue after the step limit, the Approve/Skip clicks, and Restore Checkpoint.
 import * as vscode from 'vscode';
-import { decideAll, decideFile } from '../../agent/changedFiles';
 import type { ProtocolMemory } from '../../agent/modelCall';
 import type { AgentRun, ChatMode } from '../../chat/agentTurn';
 import { CARRY_OUT_PLAN } from '../../agent/planMode';
@@ -10,14 +9,13 @@ import type { AssistantTurn, Conversation, UserTurn } from '../../chat/types';
 import type { ChatMessage, GatewayClient } from '../../gateway/types';
 import type { AgentAvailability, HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
+import type { ReviewController } from '../editor/reviewController';
 import type { AgentRunner } from './agentRun';
-import { checkpointUri } from './checkpointDocuments';
+import { ChangedFileActions, putBack } from './changedFileActions';
 import type { CheckpointStore } from './checkpointStore';
 import { readRules } from './rulesFiles';
 import type { ToolCatalog } from './toolCatalog';
 import type { ToolEnv } from './types';
-import { writeFileAtomic } from './atomicWrite';
-import { resolveWorkspacePath } from './workspaceFiles';
 
 /** What every chat's agent shares (built once in activate). */
 export interface AgentServices {
@@ -26,6 +24,8 @@ export interface AgentServices {
   protocolMemory: ProtocolMemory;
   /** The tools a run can offer and the user's choice among them (the Tools picker). */
   tools: ToolCatalog;
+  /** The editor's per-hunk review (Generate Code's), where a changed file opens. */
+  review?: ReviewController;
 }
 
 /** What the agent needs of its chat session. */
@@ -55,7 +55,8 @@ export type ConfirmAction = (question: string, detail: string, action: string) =
 const confirmModal: ConfirmAction = async (question, detail, action) =>
   (await vscode.window.showWarningMessage(question, { modal: true, detail }, action)) === action;
 
-type AgentTurn = AssistantTurn & { agent: AgentRun };
+/** An assistant turn that is an agent run. */
+export type AgentTurn = AssistantTurn & { agent: AgentRun };
 
 /**
  * The run-time of agent runs, required on the first run: in the shipped bundle `./agentRuntime` is the separate
@@ -90,8 +91,11 @@ export class ChatAgent {
   private readonly runners = new Map<string, AgentRunner>();
   /** Clicks awaited, by `${turnId}/${callId}`. */
   private readonly approvals = new Map<string, (approved: boolean) => void>();
+  private readonly files: ChangedFileActions;
 
-  constructor(private readonly host: AgentHost) {}
+  constructor(private readonly host: AgentHost) {
+    this.files = new ChangedFileActions(host, (turnId) => this.agentTurn(turnId));
+  }
 
   /** True when the conversation's next message goes to the agent (in Agent or Plan mode). */
   get active(): boolean {
@@ -280,71 +284,13 @@ export class ChatAgent {
   }
 
   /** Keep or Undo one changed file of a run, or all of them. */
-  async decide(turnId: string, path: string | undefined, decision: 'keep' | 'undo'): Promise<void> {
-    const found = this.agentTurn(turnId);
-    if (!found) return;
-    const { turn, user } = found;
-    const review = { turnId: user.id, files: turn.agent.files };
-    const targets = turn.agent.files.filter(
-      (f) => f.decision === 'pending' && (path === undefined || f.path === path),
-    );
-    if (decision === 'undo') {
-      const checkpoints = await this.host.services.checkpoints.of(this.host.conversation.id);
-      for (const file of targets) {
-        const before = checkpoints.before(user.id, file.path);
-        if (before !== undefined) await this.putBack(file.path, before, file.inBuffer === true);
-      }
-    }
-    const verdict = decision === 'keep' ? 'kept' : 'undone';
-    turn.agent.files = (
-      path === undefined ? decideAll(review, verdict) : decideFile(review, path, verdict)
-    ).files;
-    await this.host.persist(this.host.conversation);
-    this.host.post({ type: 'agentFiles', turnId, files: turn.agent.files });
+  decide(turnId: string, path: string | undefined, decision: 'keep' | 'undo'): Promise<void> {
+    return this.files.decide(turnId, path, decision);
   }
 
-  /** Writes a file's checkpoint bytes back (or deletes a file the run created); an edited buffer gets its text back. */
-  private async putBack(path: string, before: Uint8Array | 'absent', inBuffer: boolean): Promise<void> {
-    const target = await resolveWorkspacePath(path);
-    if ('refusal' in target) return;
-    if (before === 'absent') {
-      await Promise.resolve(vscode.workspace.fs.delete(target.uri, { useTrash: false })).catch(
-        () => undefined,
-      );
-      return;
-    }
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri.toString());
-    if (inBuffer && document) {
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(
-        document.uri,
-        new vscode.Range(0, 0, document.lineCount, 0),
-        new TextDecoder().decode(before),
-      );
-      await vscode.workspace.applyEdit(edit);
-      return;
-    }
-    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target.uri, '..'));
-    await writeFileAtomic(target.uri, before);
-  }
-
-  /** Opens the file's change against the checkpoint in a diff editor. */
-  async openChangedFile(turnId: string, path: string): Promise<void> {
-    const found = this.agentTurn(turnId);
-    const file = found?.turn.agent.files.find((f) => f.path === path);
-    const target = await resolveWorkspacePath(path);
-    if (!found || !file || 'refusal' in target) return;
-    const before = checkpointUri(this.host.conversation.id, found.user.id, path);
-    if (file.deleted) {
-      await vscode.commands.executeCommand('vscode.open', before);
-      return;
-    }
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      before,
-      target.uri,
-      vscode.l10n.t('{0} (before the agent ↔ now)', path),
-    );
+  /** Opens a changed file: under review while it waits for a decision, else as a diff against the checkpoint. */
+  openChangedFile(turnId: string, path: string): Promise<void> {
+    return this.files.open(turnId, path);
   }
 
   /** Puts every file changed since `turnId` (a user turn) back, removes that turn and the later ones. */
@@ -382,7 +328,7 @@ export class ChatAgent {
         .map((f) => f.path),
     );
     for (const step of plan)
-      await this.putBack(step.path, step.action === 'write' ? step.bytes : 'absent', inBuffer.has(step.path));
+      await putBack(step.path, step.action === 'write' ? step.bytes : 'absent', inBuffer.has(step.path));
     if (first) checkpoints.dropFrom(first);
     await this.host.services.checkpoints.save(conversation.id);
     truncateFrom(conversation, turnId);

@@ -10,7 +10,18 @@ import { ReviewSession } from './reviewSession';
 
 type Active =
   | { kind: 'streaming'; edit: InlineEdit; abort: AbortController; diff: StreamingDiff }
-  | { kind: 'review'; session: ReviewSession };
+  | { kind: 'review'; session: ReviewSession; hooks?: FileReviewHooks };
+
+/**
+ * A review of a change a file already holds (an agent run's edit, against its checkpoint): nothing waits to be
+ * written on Accept, so auto-save stays as it is and closing the file just ends the review.
+ */
+export interface FileReviewHooks {
+  /** Hunks were put back in the document; `wasClean` when it had no unsaved changes before. */
+  rejected(document: vscode.TextDocument, model: ReviewModel, wasClean: boolean): Promise<void>;
+  /** The review ended: every hunk decided (`model.done`), or closed with hunks left. */
+  ended(model: ReviewModel): void;
+}
 
 /**
  * The one edit the extension proposes at a time: while it streams (an InlineEdit owns the region) and then
@@ -112,13 +123,44 @@ export class ReviewController implements vscode.Disposable {
     return model.pending.length;
   }
 
+  /**
+   * Opens the review of a change `document` already holds, against `original`; returns its hunk count (0 opens
+   * nothing). Refused (undefined) while Generate Code streams or waits for review: ending that review would leave
+   * its proposal unreviewed. Another file change's review ends first (its file stays listed).
+   */
+  openFileReview(
+    document: vscode.TextDocument,
+    original: string,
+    hooks: FileReviewHooks,
+  ): number | undefined {
+    if (this.active && (this.active.kind === 'streaming' || !this.active.hooks)) return undefined;
+    if (this.active) this.finish();
+    const model = ReviewModel.fromTexts(toEol(document, original), document.getText());
+    if (model.done) return 0;
+    const session = new ReviewSession(document, model, () => this.changed());
+    this.active = { kind: 'review', session, hooks };
+    this.view.showReview(session);
+    return model.pending.length;
+  }
+
+  /** Ends the review of a file change open on `uri`, if any, without deciding its hunks left; returns its model. */
+  endFileReview(uri: vscode.Uri): ReviewModel | undefined {
+    const active = this.active;
+    if (active?.kind !== 'review' || !active.hooks) return undefined;
+    if (active.session.document.uri.toString() !== uri.toString()) return undefined;
+    this.finish();
+    return active.session.model;
+  }
+
   /** Ends whatever is shown. */
   finish(): void {
-    if (this.active?.kind === 'streaming') this.active.edit.dispose();
-    if (this.active?.kind === 'review') this.active.session.dispose();
+    const ended = this.active;
+    if (ended?.kind === 'streaming') ended.edit.dispose();
+    if (ended?.kind === 'review') ended.session.dispose();
     this.active = undefined;
     this.view.clear();
     void this.autoSave.release();
+    if (ended?.kind === 'review') ended.hooks?.ended(ended.session.model);
   }
 
   private changed(): void {
@@ -139,8 +181,10 @@ export class ReviewController implements vscode.Disposable {
       this.active.abort.abort();
       return true;
     }
-    const session = this.active.session;
+    const { session, hooks } = this.active;
+    const wasClean = !session.document.isDirty;
     const ok = await session.reject(session.model.pending.map((h) => h.id));
+    if (ok) await hooks?.rejected(session.document, session.model, wasClean);
     if (!ok) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t(
@@ -160,7 +204,11 @@ export class ReviewController implements vscode.Disposable {
   private async rejectHunk(id?: number): Promise<boolean> {
     const hunk = this.target(id);
     if (hunk === undefined || this.active?.kind !== 'review') return false;
-    return this.active.session.reject([hunk]);
+    const { session, hooks } = this.active;
+    const wasClean = !session.document.isDirty;
+    const ok = await session.reject([hunk]);
+    if (ok) await hooks?.rejected(session.document, session.model, wasClean);
+    return ok;
   }
 
   /** The hunk a command means: the one given, else the one at or after the cursor, else the first. */
@@ -204,6 +252,8 @@ export class ReviewController implements vscode.Disposable {
    */
   private async askOnClose(closed: readonly vscode.Tab[]): Promise<void> {
     if (this.active?.kind !== 'review' || this.asking) return;
+    // A file change is on disk already, and its file stays listed: closing the file just ends its review.
+    if (this.active.hooks) return;
     const session = this.active.session;
     const uri = session.document.uri.toString();
     const isReviewed = (t: vscode.Tab): boolean =>

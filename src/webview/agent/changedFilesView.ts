@@ -124,8 +124,12 @@ export class ChangedFilesView {
       file.deleted ? l10n.t('deleted') : null,
       file.inBuffer ? l10n.t('unsaved, in the editor') : null,
     ].filter((note): note is string => note !== null);
-    const decision =
-      file.decision === 'kept' ? l10n.t('Kept') : file.decision === 'undone' ? l10n.t('Undone') : undefined;
+    const decision = {
+      pending: undefined,
+      kept: l10n.t('Kept'),
+      undone: l10n.t('Undone'),
+      partial: l10n.t('Partly kept'),
+    }[file.decision];
     const row = h(
       'li',
       { class: `agent-file decision-${file.decision}` },

@@ -3,11 +3,14 @@ import {
   type RunReview,
   decideAll,
   decideFile,
+  decideHunks,
+  decisionOfHunks,
   noteChange,
   parseReviews,
   reviewSummary,
   serializeReviews,
 } from '../../../src/agent/changedFiles';
+import type { HunkState } from '../../../src/review/model';
 
 const empty: RunReview = { turnId: 't1', files: [] };
 const edit = (path: string, added: number, removed: number) => ({
@@ -72,5 +75,44 @@ describe('changed files of a run', () => {
     bad.reviews[0].files[0].decision = 'kept';
     bad.reviews[0].files[0].added = -1;
     assert.ok(!parseReviews(JSON.stringify(bad)).ok);
+  });
+
+  it('a file decided hunk by hunk: Kept, Undone or partly kept once no hunk waits', () => {
+    const hunk = (state: HunkState, newText = 'new\n') => ({ state, oldText: 'old\n', newText });
+    assert.equal(decisionOfHunks([hunk('accepted'), hunk('pending')]), undefined);
+    assert.equal(decisionOfHunks([hunk('accepted'), hunk('accepted')]), 'kept');
+    assert.equal(
+      decisionOfHunks([hunk('accepted'), hunk('user', 'mine\n')]),
+      'kept',
+      'a rewrite keeps the file',
+    );
+    assert.equal(decisionOfHunks([hunk('rejected'), hunk('rejected')]), 'undone');
+    assert.equal(decisionOfHunks([hunk('rejected'), hunk('accepted')]), 'partial');
+    assert.equal(
+      decisionOfHunks([hunk('user', 'old\n'), hunk('accepted')]),
+      'partial',
+      'typed back is put back',
+    );
+    assert.equal(decisionOfHunks([hunk('user', 'old\n'), hunk('rejected')]), 'undone');
+  });
+
+  it('records a file decided hunk by hunk with its lines now, and Keep All leaves it alone', () => {
+    let review = noteChange(noteChange(empty, edit('a.ts', 4, 2)), edit('b.ts', 1, 0));
+    review = decideHunks(review, 'a.ts', 'partial', { added: 1, removed: 1 });
+    assert.deepEqual(
+      review.files.map((f) => [f.path, f.added, f.removed, f.decision]),
+      [
+        ['a.ts', 1, 1, 'partial'],
+        ['b.ts', 1, 0, 'pending'],
+      ],
+    );
+    review = decideAll(review, 'undone');
+    assert.deepEqual(
+      review.files.map((f) => f.decision),
+      ['partial', 'undone'],
+    );
+    const parsed = parseReviews(serializeReviews([review]));
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value, [review], 'a partly kept file survives a reload');
   });
 });

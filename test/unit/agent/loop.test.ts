@@ -219,11 +219,16 @@ describe('agent loop: Stop', () => {
     const model = new ScriptedModel([
       [call('run_command', { path: 'x' }), call('read_file', { path: 'a.ts' })],
     ]);
+    const ends: Array<{ name: string; stopped?: boolean }> = [];
+    const onEvent = (e: AgentEvent) => {
+      if (e.type === 'toolEnd') ends.push({ name: e.call.name, stopped: e.stopped });
+    };
     const result = await runAgent(
-      baseOptions(model, { run_command: slow, read_file: read }, { signal: controller.signal }),
+      baseOptions(model, { run_command: slow, read_file: read }, { signal: controller.signal, onEvent }),
     );
     assert.equal(result.status, 'stopped');
     assert.ok(toolSawAbort, 'the tool’s signal is aborted');
+    assert.deepEqual(ends, [{ name: 'run_command', stopped: true }], 'the row learns Stop came first');
     assert.equal(read.runs.length, 0);
     assert.deepEqual(
       toolMessages(result.messages).map((m) => m.content),

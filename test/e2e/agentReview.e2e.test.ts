@@ -1,0 +1,102 @@
+// An agent run's changed file opens in the editor with the per-hunk review of Generate Code (issue 26): Reject puts
+// the hunk's original lines back on disk at once, Accept keeps the run's text, and the file's row shows the outcome.
+import * as assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EDIT_HUNKS_ANSWER } from '../gateway-emulator/agentRuns';
+import { runCommand, screenshot } from '../harness/browser';
+import { e2e } from '../harness/e2eFixture';
+import { articles, openNewChat, send, until } from './chatHelpers';
+import { codeLens } from './editorHelpers';
+
+const FILE = 'src/hunks-crlf.txt';
+/** Two lines the run edits, far enough apart to be two hunks, with CRLF line endings. */
+const ORIGINAL = ['first line', 'two', 'three', 'four', 'five', 'last line', ''].join('\r\n');
+
+describe('Agent: a changed file in the per-hunk review', function () {
+  this.timeout(180_000);
+  const path = (): string => join(e2e().folder, FILE);
+  before(() => writeFileSync(path(), ORIGINAL));
+  after(() => rmSync(path(), { force: true }));
+
+  it('opens from its row with a lens per hunk; Reject writes the original lines back at once, Accept keeps the run’s; the row says Partly kept', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    const frame = await openNewChat(page);
+    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+    await send(frame, `Edit both ends of [[file:${FILE}]] [[agent:edit-hunks]]`);
+    const answer = articles(frame, /^Assistant /).last();
+    await until(async () => (await answer.innerText()).includes(EDIT_HUNKS_ANSWER), 60_000, 'the answer');
+    // The run has ended (while it goes on, a row opens the plain diff: the run may edit the file again).
+    const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+    await until(async () => !(await stop.isVisible()), 20_000, 'the end of the run');
+    const edited = ORIGINAL.replace('first', 'first (edited)').replace('last', 'last (edited)');
+    assert.equal(readFileSync(path(), 'utf8'), edited, 'the run wrote both edits, CRLF kept');
+
+    await answer.locator('.agent-file-open').filter({ hasText: FILE }).click();
+    await page.locator('.tab.active').filter({ hasText: 'hunks-crlf.txt' }).waitFor({ timeout: 20_000 });
+    await codeLens(page, 'Accept All').waitFor({ timeout: 20_000 });
+    await until(
+      async () => (await codeLens(page, 'Reject$').count()) === 2,
+      10_000,
+      'two hunks, a lens each',
+    );
+    // The pictures: the agent's file under review, light then dark.
+    const isDark = async (): Promise<boolean> =>
+      (await page.locator('.monaco-workbench.vs-dark').count()) > 0;
+    for (let shot = 0; shot < 2; shot++) {
+      const wasDark = await isDark();
+      if (shot > 0) {
+        await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+        await until(async () => (await isDark()) !== wasDark, 10_000, 'the other theme');
+      }
+      await codeLens(page, 'Accept All').waitFor();
+      await screenshot(page, (await isDark()) ? 'e2e-agent-review-dark' : 'e2e-agent-review-light');
+    }
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+
+    // The first hunk's Reject: its original line is back on disk at once, the other edit still there.
+    await codeLens(page, 'Reject$').first().click();
+    const rejected = ORIGINAL.replace('last', 'last (edited)');
+    await until(() => readFileSync(path(), 'utf8') === rejected, 10_000, 'the first hunk back on disk');
+    assert.ok(readFileSync(path()).equals(Buffer.from(rejected)), 'byte for byte, CRLF kept');
+    assert.equal(await page.locator('.tab.active.dirty').count(), 0, 'the editor and the disk agree');
+    const row = answer.locator('.agent-file').filter({ hasText: FILE });
+    assert.equal(await row.locator('.agent-file-decision').count(), 0, 'still waiting for a decision');
+    await until(async () => (await codeLens(page, 'Reject$').count()) === 1, 10_000, 'one hunk left');
+
+    await codeLens(page, 'Accept$').first().click();
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
+    await row.locator('.agent-file-decision').filter({ hasText: 'Partly kept' }).waitFor({ timeout: 10_000 });
+    assert.equal(await row.getByRole('button', { name: `Keep ${FILE}`, exact: true }).count(), 0);
+    assert.ok(readFileSync(path()).equals(Buffer.from(rejected)), 'Accept wrote nothing');
+    // The run has nothing left to decide: Keep All and Undo All are gone.
+    assert.equal(await answer.getByRole('button', { name: 'Keep All', exact: true }).count(), 0);
+    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+  });
+
+  it('Undo on the row while the review is open: the review closes and the file is back byte for byte', async () => {
+    const { page } = e2e();
+    writeFileSync(path(), ORIGINAL);
+    await runCommand(page, 'View: Close All Editors');
+    const frame = await openNewChat(page);
+    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+    await send(frame, `Edit both ends of [[file:${FILE}]] [[agent:edit-hunks]]`);
+    const answer = articles(frame, /^Assistant /).last();
+    await until(async () => (await answer.innerText()).includes(EDIT_HUNKS_ANSWER), 60_000, 'the answer');
+    // The run has ended (while it goes on, a row opens the plain diff: the run may edit the file again).
+    const stop = frame.getByRole('button', { name: 'Stop', exact: true });
+    await until(async () => !(await stop.isVisible()), 20_000, 'the end of the run');
+    await answer.locator('.agent-file-open').filter({ hasText: FILE }).click();
+    await codeLens(page, 'Accept All').waitFor({ timeout: 20_000 });
+    await answer.getByRole('button', { name: `Undo ${FILE}`, exact: true }).click();
+    await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
+    await until(
+      () => readFileSync(path()).equals(Buffer.from(ORIGINAL)),
+      10_000,
+      'the file back byte for byte',
+    );
+    await answer.locator('.agent-file-decision').filter({ hasText: 'Undone' }).waitFor({ timeout: 10_000 });
+    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+  });
+});
