@@ -6,6 +6,7 @@ import {
   type AnswerRequest,
   type WireUsage,
 } from './answers';
+import { demoAgentAction } from './agentDemo';
 import { agentRunOf, nextAgentAction, planAgentStream } from './agentRuns';
 import { requestIdHeader, sendEmulatorError } from './errorBodies';
 import type { Exchange } from './exchange';
@@ -152,7 +153,8 @@ export async function handleChat(ex: Exchange, body: unknown, ctx: EmulatorConte
   if (tooling.tools.length && (!ctx.options.tools || faults.has('no-tools')))
     return sendEmulatorError(ex, 400, '`tools` is not supported by this server');
   const agentRun = request.stream ? agentRunOf(body) : undefined;
-  if (agentRun) {
+  const demo = request.stream && !agentRun && ctx.options.agentDemo ? demoAgentAction(body) : undefined;
+  if (agentRun || demo) {
     if (!(await preflight(ex, faults, ctx, request.model))) return;
     const identity = {
       id: `chatcmpl-emu-${ex.record.id}`,
@@ -160,8 +162,8 @@ export async function handleChat(ex: Exchange, body: unknown, ctx: EmulatorConte
       model: request.model,
     };
     const items = planAgentStream(
-      nextAgentAction(agentRun),
-      agentRun.protocol,
+      agentRun ? nextAgentAction(agentRun) : demo!.action,
+      (agentRun ?? demo!.state).protocol,
       identity,
       ctx.options.chunkSize,
     );

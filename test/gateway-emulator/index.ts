@@ -48,6 +48,11 @@ export interface EmulatorOptions {
   models?: readonly ServedModel[] | false;
   /** False makes the emulator answer 400 to any chat request with `tools` (a server without tool calling). */
   tools?: boolean;
+  /**
+   * A streamed request that offers the agent's tools and names no `[[agent:…]]` script explores the project with
+   * them (see agentDemo.ts): what `npm start` shows in Agent mode. Default false.
+   */
+  agentDemo?: boolean;
   /** Records every body write of every request in `RecordedRequest.writes` (for benchmarks; small answers only). */
   recordWrites?: boolean;
 }
@@ -132,6 +137,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
     stallMs: options.stallMs ?? 60_000,
     tools: options.tools ?? true,
+    agentDemo: options.agentDemo ?? false,
   };
   const served = { models: options.models ?? defaultServedModels() };
   const timers = new TimerRegistry();

@@ -14,6 +14,8 @@ export interface ResolvedOptions {
   stallMs: number;
   /** False: chat requests with `tools` get a 400. */
   tools: boolean;
+  /** Agent-mode requests without a script explore the project (npm start). */
+  agentDemo: boolean;
 }
 
 /** A url-form image served at /files/<id>.png. */

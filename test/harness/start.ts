@@ -59,10 +59,10 @@ export const defaultEmulatorPort = 8787;
 /** Starts the emulator on `port`; when the port is taken, on a free port instead, saying so. */
 export async function startEmulatorOn(port: number, say: (message: string) => void): Promise<Gateway> {
   try {
-    return await startGateway(undefined, port);
+    return await startGateway(undefined, port, { agentDemo: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    const gateway = await startGateway(undefined, 0);
+    const gateway = await startGateway(undefined, 0, { agentDemo: true });
     say(`port ${port} is in use, so the emulator took the free port ${new URL(gateway.url).port} instead`);
     return gateway;
   }

@@ -33,9 +33,13 @@ export interface Gateway {
 }
 
 /** Uses `externalUrl` when given, else starts the emulator in-process on a free port. */
-export async function startGateway(externalUrl?: string, port = 0): Promise<Gateway> {
+export async function startGateway(
+  externalUrl?: string,
+  port = 0,
+  options: { agentDemo?: boolean } = {},
+): Promise<Gateway> {
   if (externalUrl)
     return { url: externalUrl.replace(/\/+$/, ''), external: true, close: async () => undefined };
-  const emulator = await startEmulator({ port });
+  const emulator = await startEmulator({ port, ...options });
   return { url: emulator.url, external: false, emulator, close: () => emulator.close() };
 }
