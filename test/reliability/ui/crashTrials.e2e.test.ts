@@ -147,10 +147,8 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       // A conversation file is replaced in one step: missing for a moment, a kill or a reload between the two
       // halves of the replace leaves it to the restarted host's recovery of temporary files.
       const gaps = history.missingSince(trialStart);
-      for (const id of new Set(gaps.map((g) => g.id))) {
-        problems.push(`missing for a moment while it was replaced: ${id}`);
-        violations.push({ id, kind: 'lost', detail: 'missing for a moment' });
-      }
+      const gapIds = [...new Set(gaps.map((g) => g.id))];
+      for (const id of gapIds) problems.push(`missing for a moment while it was replaced: ${id}`);
       if (questionLost) problems.push(`the question was not on disk ${trial.delayMs} ms after the request`);
       // Opening the chat listed the history, which reconciles the index with the files.
       const unlisted = (): string[] => {
@@ -176,7 +174,7 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       for (const problem of problems) console.log(`        ${problem}`);
       // The files' history since the previous trial began: when an older copy appeared and which hosts lived.
       // A lost question has no id to look for: then every file's history is printed.
-      const suspects = questionLost ? [undefined] : [...new Set(violations.map((v) => v.id))];
+      const suspects = questionLost ? [undefined] : [...new Set([...violations.map((v) => v.id), ...gapIds])];
       for (const id of suspects) {
         console.log(
           `        history of ${id ?? 'the files'}:\n${indent(history.describe(id, previousStart), 10)}`,

@@ -73,8 +73,12 @@ describe('Conversation durability in the real editor', function () {
   this.timeout(180_000);
   let paced: Emulator | undefined;
   let restoreSettings: (() => void) | undefined;
+  /** The conversation files' history during the kill test, printed when nothing was saved. */
+  let history: ChatFileHistory | undefined;
 
   afterEach(async function () {
+    history?.close();
+    history = undefined;
     if (this.currentTest?.state !== 'failed') return;
     console.log(describeChats(e2e().server.userDataDir));
     // A test that failed after its kill left the window without a live extension host (or on the paced gateway):
@@ -107,7 +111,7 @@ describe('Conversation durability in the real editor', function () {
     let frame = await openChat(page);
     await untilGatewayIs(frame, paced);
     await newChat(frame);
-    const history = new ChatFileHistory(server.userDataDir, server.pgid);
+    history = new ChatFileHistory(server.userDataDir, server.pgid);
     history.start();
     history.mark('sending the long question');
     await send(frame, LONG_PROMPT);
@@ -132,7 +136,6 @@ describe('Conversation durability in the real editor', function () {
           `      nothing saved of the long answer; the files since the question:\n${history.describe(undefined, 0)}`,
         );
     } finally {
-      history.close();
       // Back to the fixture's gateway while no extension host runs: the restarted one reads it at start. Before
       // asserting, so a failure leaves a working editor to the next test.
       restoreSettings();
