@@ -29,6 +29,7 @@ import { registerStatusBar } from './host/statusBar';
 import { ModelDirectory, registerModelDiscovery } from './host/modelDirectory';
 import { registerWalkthrough } from './host/walkthrough';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
+import { diskStoreFs } from './host/diskStoreFs';
 import { registerCheckpointDocuments } from './host/agent/checkpointDocuments';
 import { CheckpointStore } from './host/agent/checkpointStore';
 import { agentToolCatalog } from './host/agent/toolCatalog';
@@ -59,8 +60,10 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const config = new ConfigState(log);
   const keys = new ApiKeyStore(context.secrets);
   const gateway = new GatewayService(() => config.current, keys, log, `model-gateway-vscode/${version}`);
+  // Global storage is on the extension host's disk: Node's fs replaces a file in one step (see diskStoreFs).
+  const local = context.globalStorageUri.scheme === 'file';
   const store = new ConversationStore(
-    workspaceStoreFs(),
+    local ? diskStoreFs() : workspaceStoreFs(),
     vscode.Uri.joinPath(context.globalStorageUri, 'chats').fsPath,
     { onFork: (conversation, fromId) => hub.forked(conversation, fromId) },
   );
@@ -115,6 +118,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   context.subscriptions.push(registerCommand('modelGateway.showLog', () => log.show()));
 
   log.info(`Model Gateway ${version} activated in ${(performance.now() - started).toFixed(1)} ms.`);
+  log.info(
+    `Chat history written ${local ? 'with Node fs' : 'through workspace.fs'} (${context.globalStorageUri.scheme}).`,
+  );
   const openChatSession = async (options?: SessionOptions) => {
     const session = await hub.createSession(undefined, options);
     return { session, release: () => hub.release(session) };

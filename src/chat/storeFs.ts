@@ -77,7 +77,8 @@ export function tempFilesOf(names: readonly string[], id: string): string[] {
 /**
  * Puts back conversation files lost between the two halves of a rename: over an existing file,
  * `vscode.workspace.fs` in the extension host deletes the target and then moves the new file, so a kill
- * between them leaves only the complete temporary file (found by the crash trials). For each id in `dir`
+ * between them leaves only the complete temporary file (found by the crash trials; the extension now writes
+ * with Node's fs, whose rename is one step, where it can, and files left by older versions remain). For each id in `dir`
  * with temporary files but no `<id>.json` (and not `busy`, i.e. being written now), the newest one that
  * parses is renamed into place. Returns the ids put back.
  */

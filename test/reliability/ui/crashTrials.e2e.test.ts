@@ -15,6 +15,7 @@ import { articles, openChat, send, until } from '../../e2e/chatHelpers';
 import { startEmulator, type Emulator } from '../../gateway-emulator';
 import { e2e } from '../../harness/e2eFixture';
 import { crashViolations } from './crashTrialsCheck';
+import { ChatFileHistory } from './chatFileHistory';
 import {
   alive,
   chatsDir,
@@ -49,6 +50,10 @@ function indexedIds(userDataDir: string): Set<string> {
   return new Set(parsed.ok ? parsed.value.map((s) => s.id) : []);
 }
 
+function indent(text: string, spaces: number): string {
+  return text.replace(/^/gm, ' '.repeat(spaces));
+}
+
 /** Reloads the window (a new extension host) and opens the chat; the reload is retried once. */
 async function restart(page: Page): ReturnType<typeof openChat> {
   try {
@@ -62,9 +67,11 @@ async function restart(page: Page): ReturnType<typeof openChat> {
 describe('Crash trials: kill -9 of the extension host while an answer streams', function () {
   let paced: Emulator | undefined;
   let restoreSettings: (() => void) | undefined;
+  let history: ChatFileHistory | undefined;
   this.timeout(60_000 + TRIALS * 45_000);
 
   after(async () => {
+    history?.close();
     restoreSettings?.();
     await e2e()
       .reload()
@@ -85,7 +92,12 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
     let frame = await restart(page); // a new extension host reads the setting at start
     const started = Date.now();
     const failures: string[] = [];
+    history = new ChatFileHistory(server.userDataDir, server.pgid);
+    let previousStart = Date.now();
     for (const [n, trial] of trials.entries()) {
+      const trialStart = Date.now();
+      history.start();
+      history.mark(`trial ${n + 1} starts`);
       const prompt = `Crash trial ${n + 1} of seed ${SEED} [[answer:long]]`;
       if (!trial.continueShown) {
         await frame.getByRole('button', { name: 'New chat', exact: true }).click();
@@ -110,8 +122,10 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       }
       // What the store had saved, read just before the kill: a write after the read only adds to it.
       const before = savedConversations(server.userDataDir);
+      history.mark(`read the files before the kill; killing host ${host}`);
       process.kill(host, 'SIGKILL');
       await until(() => !alive(host), 5000, 'the extension host to die');
+      history.mark(`host ${host} is dead; restarting`);
       const killed = [...before.values()].find((c) => c.turns.some((t) => t.content === prompt));
       // The store writes the question when it is sent, before the request: lost, the restarted chat would
       // show an older conversation as the newest, and the killed one would be gone from history.
@@ -127,7 +141,14 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
         await sleep(500);
         after = readConversations(server.userDataDir);
       }
-      const problems = crashViolations(before, after).map((v) => `${v.kind} ${v.id}: ${v.detail}`);
+      history.mark('read the files after the restart');
+      const violations = crashViolations(before, after);
+      const problems = violations.map((v) => `${v.kind} ${v.id}: ${v.detail}`);
+      // A conversation file is replaced in one step: missing for a moment, a kill or a reload between the two
+      // halves of the replace leaves it to the restarted host's recovery of temporary files.
+      const gaps = history.missingSince(trialStart);
+      const gapIds = [...new Set(gaps.map((g) => g.id))];
+      for (const id of gapIds) problems.push(`missing for a moment while it was replaced: ${id}`);
       if (questionLost) problems.push(`the question was not on disk ${trial.delayMs} ms after the request`);
       // Opening the chat listed the history, which reconciles the index with the files.
       const unlisted = (): string[] => {
@@ -151,6 +172,15 @@ describe('Crash trials: kill -9 of the extension host while an answer streams', 
       );
       // Printed as they happen: a long run's evidence must not depend on the final report being printed.
       for (const problem of problems) console.log(`        ${problem}`);
+      // The files' history since the previous trial began: when an older copy appeared and which hosts lived.
+      // A lost question has no id to look for: then every file's history is printed.
+      const suspects = questionLost ? [undefined] : [...new Set([...violations.map((v) => v.id), ...gapIds])];
+      for (const id of suspects) {
+        console.log(
+          `        history of ${id ?? 'the files'}:\n${indent(history.describe(id, previousStart), 10)}`,
+        );
+      }
+      previousStart = trialStart;
       if (problems.length)
         failures.push(`trial ${n + 1} (delay ${trial.delayMs} ms):\n  ${problems.join('\n  ')}`);
     }

@@ -21,6 +21,7 @@ import {
   describeChats,
   hostThatSent,
 } from './durabilityFiles';
+import { ChatFileHistory } from './chatFileHistory';
 import { untilChatRequestSince } from '../../support/emulatorRequests';
 import { setUserSettings } from '../../support/userSettings';
 import { sleep } from '../../support/poll';
@@ -72,9 +73,21 @@ describe('Conversation durability in the real editor', function () {
   this.timeout(180_000);
   let paced: Emulator | undefined;
   let restoreSettings: (() => void) | undefined;
+  /** The conversation files' history during the kill test, printed when nothing was saved. */
+  let history: ChatFileHistory | undefined;
 
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(describeChats(e2e().server.userDataDir));
+  afterEach(async function () {
+    history?.close();
+    history = undefined;
+    if (this.currentTest?.state !== 'failed') return;
+    console.log(describeChats(e2e().server.userDataDir));
+    // A test that failed after its kill left the window without a live extension host (or on the paced gateway):
+    // the next test starts from a restarted one on the fixture's gateway, so one failure is reported once.
+    restoreSettings?.();
+    restoreSettings = undefined;
+    await e2e()
+      .reload()
+      .catch(() => undefined);
   });
 
   after(async () => {
@@ -98,6 +111,9 @@ describe('Conversation durability in the real editor', function () {
     let frame = await openChat(page);
     await untilGatewayIs(frame, paced);
     await newChat(frame);
+    history = new ChatFileHistory(server.userDataDir, server.pgid);
+    history.start();
+    history.mark('sending the long question');
     await send(frame, LONG_PROMPT);
     await untilChatRequestSince(paced, 0, 10_000, 'the request at the paced gateway');
     const answer = articles(frame, /^Assistant /).last();
@@ -108,11 +124,24 @@ describe('Conversation durability in the real editor', function () {
     const sent = paced.requests.filter((r) => JSON.stringify(r.body ?? '').includes(LONG_PROMPT));
     const host = await hostThatSent(server.pgid, paced.port, sent);
     const shownAtKill = await shownChars(answer);
+    history.mark(`killing host ${host}`);
     process.kill(host, 'SIGKILL');
-    await until(() => !alive(host), 5000, 'the extension host to die');
-    await paced.waitFor((requests) => requests.some((r) => r.clientClosed), 10_000);
-
-    const onDisk = savedConversationStartingWith(server.userDataDir, LONG_PROMPT);
+    let onDisk: ReturnType<typeof savedConversationStartingWith>;
+    try {
+      await until(() => !alive(host), 5000, 'the extension host to die');
+      await paced.waitFor((requests) => requests.some((r) => r.clientClosed), 10_000);
+      onDisk = savedConversationStartingWith(server.userDataDir, LONG_PROMPT);
+      if (!onDisk)
+        console.log(
+          `      nothing saved of the long answer; the files since the question:\n${history.describe(undefined, 0)}`,
+        );
+    } finally {
+      // Back to the fixture's gateway while no extension host runs: the restarted one reads it at start. Before
+      // asserting, so a failure leaves a working editor to the next test.
+      restoreSettings();
+      restoreSettings = undefined;
+      await e2e().reload(page);
+    }
     assert.ok(onDisk, 'the conversation file is there and readable after the kill');
     const turn = onDisk.turns[1] as AssistantTurn;
     assert.equal(turn.status, 'streaming', 'saved mid-answer, as the kill left it');
@@ -125,10 +154,6 @@ describe('Conversation durability in the real editor', function () {
     );
     assert.ok(savedShare >= 0.8, `the file trails the screen by little (${(savedShare * 100).toFixed(0)}%)`);
 
-    // Back to the fixture's gateway while no extension host runs: the restarted one reads it at start.
-    restoreSettings();
-    restoreSettings = undefined;
-    await e2e().reload(page);
     frame = await openChat(page);
     const restored = articles(frame, /^Assistant /).last();
     await until(async () => /Interrupted/.test(await restored.innerText()), 30_000, 'the interrupted answer');
