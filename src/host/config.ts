@@ -47,6 +47,9 @@ export interface ExtensionConfig {
     toolProtocol: AgentToolProtocol;
     protectedFiles: string[];
     useRulesFiles: boolean;
+    /** `modelGateway.agent.mcpServers` as written: read with the mcp.json files when a run starts. */
+    mcpServers: unknown;
+    mcpTimeoutSeconds: number;
   };
   /** `modelGateway.chat.prices`: per model, input and output price per million tokens. */
   prices: Record<string, { input: number; output: number }>;
@@ -114,6 +117,8 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         toolProtocol: reader.oneOf('agent.toolProtocol'),
         protectedFiles: readProtectedFiles(c.get<unknown>('agent.protectedFiles'), problems),
         useRulesFiles: reader.boolean('agent.useRulesFiles', SETTINGS['agent.useRulesFiles'].default),
+        mcpServers: c.get<unknown>('agent.mcpServers', {}),
+        mcpTimeoutSeconds: reader.number('agent.mcpTimeoutSeconds'),
       },
       prices: readPrices(c.get<unknown>('chat.prices', {})),
       images: {

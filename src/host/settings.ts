@@ -85,6 +85,8 @@ export const SETTINGS = {
   'agent.toolProtocol': { default: 'auto', enum: AGENT_TOOL_PROTOCOLS },
   'agent.protectedFiles': { default: DEFAULT_PROTECTED_FILES },
   'agent.useRulesFiles': { default: true },
+  'agent.mcpServers': { default: {} },
+  'agent.mcpTimeoutSeconds': { default: 60, minimum: 1, maximum: 3600, integer: true },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

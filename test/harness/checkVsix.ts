@@ -8,6 +8,7 @@ import { repoRoot } from './paths';
 const ALLOWED = [
   /^dist\/extension\.js$/,
   /^dist\/webview\.js$/,
+  /^dist\/mcp\.js$/,
   /^dist\/llhttp(_simd)?\.wasm$/,
   /^dist\/codicons\/codicon\.(css|ttf)$/,
   /^media\//,
@@ -24,6 +25,7 @@ const MAX_BYTES = 1.5 * 1024 * 1024;
 const REQUIRED = [
   'dist/extension.js',
   'dist/webview.js',
+  'dist/mcp.js',
   'dist/llhttp.wasm',
   'dist/llhttp_simd.wasm',
   'media/chat.css',

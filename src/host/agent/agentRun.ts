@@ -1,6 +1,6 @@
-// One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones and the edit
-// tools with their checkpoint), the model calls on the chosen protocol, and the loop's events drawn in the turn.
-import { BUILTIN_TOOLS } from '../../agent/builtinTools';
+// One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones, the edit
+// tools with their checkpoint, the MCP servers' tools), the model calls on the chosen protocol, and the loop's
+// events drawn in the turn.
 import { noteChange, type FileChange } from '../../agent/changedFiles';
 import {
   continueAgent,
@@ -10,7 +10,7 @@ import {
   type AgentTool,
 } from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
-import type { AgentMessage, AgentToolCall, ToolResult } from '../../agent/types';
+import type { AgentMessage, AgentToolCall, AgentToolSpec, ToolResult } from '../../agent/types';
 import { appendAgentText, putAgentRow, type AgentMeter, type AgentToolRow } from '../../chat/agentTurn';
 import { estimateTokens } from '../../chat/tokens';
 import type { AssistantTurn, Conversation } from '../../chat/types';
@@ -23,7 +23,8 @@ import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
 import type { CheckpointStore } from './checkpointStore';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
-import type { ToolEnv } from './types';
+import { availableTools, type McpToolSource } from './toolSources';
+import type { HostTool, ToolEnv } from './types';
 
 /** Shown in a row while its input or result is long: the row is a summary, the model read the whole result. */
 const SHOWN_CHARS = 4000;
@@ -35,6 +36,10 @@ export interface AgentRunServices {
   protocolMemory: ProtocolMemory;
   log: { info(message: string): void; warn(message: string): void };
   client: () => import('../../gateway/types').GatewayClient;
+  /** The MCP servers' tools (absent in tests that run without them). */
+  mcp?: McpToolSource;
+  /** MCP tools the user approved in this chat session. */
+  mcpAllowed?: Set<string>;
 }
 
 /** What the run reports to the chat. */
@@ -84,6 +89,7 @@ export class AgentRunner {
   private row = new Map<string, AgentToolRow>();
   private currentCall: string | undefined;
   private result: AgentRunResult | undefined;
+  private prepared: { tools: Map<string, AgentTool>; specs: AgentToolSpec[] } | undefined;
 
   constructor(
     private readonly services: AgentRunServices,
@@ -99,19 +105,41 @@ export class AgentRunner {
     return this.result?.status === 'stepLimit';
   }
 
-  /** The run's tools: the read-only ones and the edit tools, checkpointed against the user turn. */
-  private tools(): Map<string, AgentTool> {
-    const host: Record<string, (input: Record<string, unknown>, s: AbortSignal) => Promise<ToolResult>> = {
+  /** The host's built-in tools: the read-only ones and the edit tools, checkpointed against the user turn. */
+  private builtinTools(): Record<string, HostTool> {
+    return {
       ...readOnlyTools(this.services.toolEnv),
       edit_file: editFileTool(this.editEnv()),
       create_file: createFileTool(this.editEnv()),
       delete_file: deleteFileTool(this.editEnv()),
     };
-    const tools = new Map<string, AgentTool>();
-    for (const spec of BUILTIN_TOOLS) {
-      if (spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
-    }
-    return tools;
+  }
+
+  /**
+   * The run's tools and the specs the model reads, listed once per run: the MCP servers start here, on the first
+   * run that needs them; one that does not start gets an error row in the turn and the run goes on without it.
+   */
+  private async prepareTools(): Promise<{ tools: Map<string, AgentTool>; specs: AgentToolSpec[] }> {
+    if (this.prepared) return this.prepared;
+    const listed = await availableTools(this.builtinTools(), this.services.mcp, {
+      approve: (question, signal) => this.hooks.approve(this.currentCall ?? '', question, signal),
+      allowed: this.services.mcpAllowed ?? new Set(),
+    });
+    for (const failure of listed.failures)
+      this.putRow({
+        kind: 'tool',
+        id: `mcp-start-${failure.server}`,
+        name: failure.server,
+        summary: failure.message.length > 160 ? `${failure.message.slice(0, 159)}…` : failure.message,
+        status: 'error',
+        input: '',
+        result: failure.message,
+      });
+    this.prepared = {
+      tools: new Map(listed.tools.map((t) => [t.spec.name, t])),
+      specs: listed.tools.map((t) => t.spec),
+    };
+    return this.prepared;
   }
 
   private editEnv() {
@@ -145,7 +173,7 @@ export class AgentRunner {
 
   /** Starts the run on the conversation's messages; resolves with how it ended. */
   async start(messages: readonly ChatMessage[], rules: string, signal: AbortSignal): Promise<AgentRunResult> {
-    const options = this.loopOptions(signal);
+    const options = this.loopOptions(signal, await this.prepareTools());
     this.result = await runAgent({ ...options, messages: agentMessages(messages, rules) });
     return this.finish();
   }
@@ -155,7 +183,7 @@ export class AgentRunner {
     if (!this.result) throw new Error('no run to continue');
     this.turn.agent.paused = false;
     this.hooks.post({ type: 'agentPaused', turnId: this.turn.id, paused: false });
-    this.result = await continueAgent(this.result, this.loopOptions(signal));
+    this.result = await continueAgent(this.result, this.loopOptions(signal, await this.prepareTools()));
     return this.finish();
   }
 
@@ -168,7 +196,10 @@ export class AgentRunner {
     return result;
   }
 
-  private loopOptions(signal: AbortSignal) {
+  private loopOptions(
+    signal: AbortSignal,
+    prepared: { tools: Map<string, AgentTool>; specs: AgentToolSpec[] },
+  ) {
     const config = this.config;
     const model = this.conversation.model;
     const { messages: _unused, ...request } = buildChatRequest(model, [], config);
@@ -176,7 +207,7 @@ export class AgentRunner {
     const callModel = modelCaller({
       client: this.services.client,
       request,
-      tools: BUILTIN_TOOLS,
+      tools: prepared.specs,
       setting: config.agent.toolProtocol,
       baseUrl: config.baseUrl,
       memory: this.services.protocolMemory,
@@ -186,7 +217,7 @@ export class AgentRunner {
       },
     });
     return {
-      tools: this.tools(),
+      tools: prepared.tools,
       callModel,
       signal,
       maxSteps: config.agent.maxSteps,

@@ -13,6 +13,7 @@ import { AgentRunner } from './agentRun';
 import { checkpointUri } from './checkpointDocuments';
 import type { CheckpointStore } from './checkpointStore';
 import { readRules } from './rulesFiles';
+import type { McpToolSource } from './toolSources';
 import type { ToolEnv } from './types';
 import { writeFileAtomic } from './atomicWrite';
 import { resolveWorkspacePath } from './workspaceFiles';
@@ -22,6 +23,8 @@ export interface AgentServices {
   toolEnv: ToolEnv;
   checkpoints: CheckpointStore;
   protocolMemory: ProtocolMemory;
+  /** The window's MCP servers. */
+  mcp?: McpToolSource;
 }
 
 /** What the agent needs of its chat session. */
@@ -71,6 +74,8 @@ export class ChatAgent {
   private readonly runners = new Map<string, AgentRunner>();
   /** Clicks awaited, by `${turnId}/${callId}`. */
   private readonly approvals = new Map<string, (approved: boolean) => void>();
+  /** MCP tools approved in this chat session: their later calls do not ask again. */
+  private readonly mcpAllowed = new Set<string>();
 
   constructor(private readonly host: AgentHost) {}
 
@@ -105,7 +110,12 @@ export class ChatAgent {
 
   private runner(turn: AgentTurn, userTurnId: string): AgentRunner {
     const runner: AgentRunner = new AgentRunner(
-      { ...this.host.services, log: this.host.log, client: () => this.host.client() },
+      {
+        ...this.host.services,
+        log: this.host.log,
+        client: () => this.host.client(),
+        mcpAllowed: this.mcpAllowed,
+      },
       this.host.config,
       this.host.conversation,
       turn,
