@@ -67,6 +67,7 @@ function approvedFirst(tool: McpTool, approval: McpApproval): AgentTool['run'] {
       );
       if (!(await approval.approve(question, signal)))
         return {
+          // l10n-exempt: read by the model
           content: `The user declined to run ${tool.spec.name}. Do not try to get its result another way.`,
           isError: true,
         };

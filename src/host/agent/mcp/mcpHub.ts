@@ -113,7 +113,7 @@ export class McpHub implements vscode.Disposable {
     const reason = error instanceof Error ? error.message : String(error);
     this.running.delete(server.name);
     const what = server.type === 'stdio' ? `"${server.command}"` : server.url;
-    return `MCP server "${server.name}" (${what}) did not start: ${reason}`;
+    return vscode.l10n.t('MCP server "{0}" ({1}) did not start: {2}', server.name, what, reason);
   }
 
   /** The running server for this configuration, started now when needed. */
@@ -173,6 +173,7 @@ export class McpHub implements vscode.Disposable {
   ): Promise<ToolResult> {
     const ended = this.running.get(server)?.ended;
     if (ended !== undefined)
+      // l10n-exempt: read by the model
       return { content: `The MCP server "${server}" has stopped (${ended}).`, isError: true };
     const timeoutMs = this.deps.callTimeoutMs();
     try {
@@ -180,20 +181,24 @@ export class McpHub implements vscode.Disposable {
       return mcpResultToToolResult(name, result);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // l10n-exempt: read by the model
       if (signal.aborted) return { content: 'Stopped by the user.', isError: true };
       if ((error as { code?: unknown }).code === REQUEST_TIMEOUT)
         return {
+          // l10n-exempt: read by the model
           content: `The MCP tool ${name} did not answer within ${Math.round(timeoutMs / 1000)} s; the call was cancelled.`,
           isError: true,
           summary: `${name}: timed out`,
         };
       const stopped = this.running.get(server)?.ended;
-      return {
-        content: stopped
-          ? `The MCP server "${server}" stopped during the call (${stopped}).`
-          : `The MCP tool ${name} failed: ${message}`,
-        isError: true,
-      };
+      if (stopped)
+        return {
+          // l10n-exempt: read by the model
+          content: `The MCP server "${server}" stopped during the call (${stopped}).`,
+          isError: true,
+        };
+      // l10n-exempt: read by the model
+      return { content: `The MCP tool ${name} failed: ${message}`, isError: true };
     }
   }
 
