@@ -122,7 +122,13 @@ export class AgentRunner {
   private async prepareTools(): Promise<{ tools: Map<string, AgentTool>; specs: AgentToolSpec[] }> {
     if (this.prepared) return this.prepared;
     const listed = await availableTools(this.builtinTools(), this.services.mcp, {
-      approve: (question, signal) => this.hooks.approve(this.currentCall ?? '', question, signal),
+      approve: async (question, signal) => {
+        const callId = this.currentCall ?? '';
+        const approved = await this.hooks.approve(callId, question, signal);
+        // A tool that takes a while after the click shows it is running, not still waiting.
+        if (approved) this.showRunning(callId);
+        return approved;
+      },
       allowed: this.services.mcpAllowed ?? new Set(),
     });
     for (const failure of listed.failures)
@@ -315,6 +321,11 @@ export class AgentRunner {
   showApproval(callId: string, question: string): void {
     const row = this.row.get(callId);
     if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question });
+  }
+
+  private showRunning(callId: string): void {
+    const row = this.row.get(callId);
+    if (row?.status === 'awaitingApproval') this.putRow({ ...row, status: 'running', approval: undefined });
   }
 
   private putRow(row: AgentToolRow): void {
