@@ -166,17 +166,23 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
     assert.equal(toolRows(next.turn)[1].status, 'done');
   });
 
-  it('modelGateway.agent.mcpServers turns a server off by name: its tools are not offered', async () => {
-    await withSettings({ 'agent.mcpServers': { fixture: false, missing: false } }, async () => {
+  it('modelGateway.agent.mcpServers adds a server and turns one off by name', async () => {
+    const extra = { command: process.execPath, args: [FIXTURE_SCRIPT] };
+    await withSettings({ 'agent.mcpServers': { missing: false, extra } }, async () => {
       const since = emulator.requests.length;
       const { turn, sent } = await startAgent(session, 'Use the MCP tools [[agent:mcp]]');
+      for (const index of [0, 1, 2]) await approveRow(turn, index);
       await sent;
+      assert.equal(turn.status, 'complete', JSON.stringify(turn.error));
       const first = chatRequestsOf(emulator, since)[0].body as Body;
       const names = (first.tools ?? []).map((t) => t.function.name);
-      assert.ok(names.includes('read_file'));
-      assert.ok(!names.some((n) => n.startsWith('fixture.')), names.join(', '));
-      assert.ok(!toolRows(turn).some((r) => r.id.startsWith('mcp-start-')), 'no server was started');
-      assert.match(toolRows(turn)[0].result ?? '', /no tool named|Unknown tool/i);
+      for (const name of ['read_file', 'fixture.lookup', 'extra.lookup', 'extra.hang'])
+        assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+      assert.ok(
+        !toolRows(turn).some((r) => r.id.startsWith('mcp-start-')),
+        'the missing server is not started',
+      );
+      assert.equal(toolRows(turn)[0].name, 'fixture.lookup');
     });
   });
 });
