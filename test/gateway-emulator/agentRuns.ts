@@ -200,6 +200,12 @@ const SCRIPTS: Record<string, (seen: Observation[], prompt: string) => AgentActi
     seen.length === 0
       ? call('Calling hang.', `${MCP_FIXTURE_SERVER}.hang`, {})
       : { kind: 'answer', text: `${MCP_ANSWER_PREFIX}${seen[0].content}` },
+  // The fixture server exits during a call; a second call of its tools in the same run.
+  'mcp-crash': (seen) => {
+    if (seen.length === 0) return call('Calling crash.', `${MCP_FIXTURE_SERVER}.crash`, {});
+    if (seen.length === 1) return call('Calling lookup.', `${MCP_FIXTURE_SERVER}.lookup`, { word: 'after' });
+    return { kind: 'answer', text: `${MCP_ANSWER_PREFIX}${seen.map((o) => o.content).join(' | ')}` };
+  },
   // A read, then a stream that holds after its first words (Stop tests).
   stall: (seen) =>
     seen.length === 0

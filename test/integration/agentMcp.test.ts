@@ -166,6 +166,25 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
     assert.equal(toolRows(next.turn)[1].status, 'done');
   });
 
+  it('a server that exits during a call: that call and the next say so, and the next run starts it again', async () => {
+    const since = emulator.requests.length;
+    const { turn, sent } = await startAgent(session, 'Crash [[agent:mcp-crash]]');
+    await approveRow(turn, 1);
+    await approveRow(turn, 2);
+    await sent;
+    assert.equal(turn.status, 'complete', JSON.stringify(turn.error));
+    const last = chatRequestsOf(emulator, since).at(-1)!.body as Body;
+    const results = last.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+    assert.match(results[0], /^Error: The MCP server "fixture" stopped during the call/);
+    assert.match(results[1], /^Error: The MCP server "fixture" has stopped/);
+    const next = await startAgent(session, 'Again [[agent:mcp]]', { sameChat: true });
+    await approveRow(next.turn, 2);
+    await approveRow(next.turn, 3);
+    await next.sent;
+    assert.equal(toolRows(next.turn)[1].name, 'fixture.lookup');
+    assert.equal(toolRows(next.turn)[1].status, 'done', toolRows(next.turn)[1].result);
+  });
+
   it('modelGateway.agent.mcpServers adds a server and turns one off by name', async () => {
     const extra = { command: process.execPath, args: [FIXTURE_SCRIPT] };
     await withSettings({ 'agent.mcpServers': { missing: false, extra } }, async () => {

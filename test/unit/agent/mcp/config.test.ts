@@ -119,7 +119,7 @@ describe('agent/mcp/config: VS Code mcp.json and the setting', () => {
     assert.deepEqual(resolved.env, { TOKEN: 't1', KEEP: '${input:other} ${unknown}' });
     assert.equal(resolved.cwd, '/ws', 'a workspace server runs in its folder');
     const http = resolveVariables(
-      readMcpSetting({ h: { url: 'http://h/\${input:p}', headers: { X: '\${input:p}' } } }).servers[0],
+      readMcpSetting({ h: { url: 'http://h/${input:p}', headers: { X: '${input:p}' } } }).servers[0],
       {
         workspaceFolder: '/first',
         env: {},
