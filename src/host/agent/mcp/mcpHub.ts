@@ -2,8 +2,8 @@
 // configuration stays the same, restarted on a later run after a crash, and stopped when the extension
 // deactivates. Each run gets the tools of the servers that started and the reasons of those that did not.
 import * as vscode from 'vscode';
-import { inputIds, resolveVariables, type McpServerConfig } from '../../../agent/mcp/config';
-import { mcpResultToToolResult, mcpToolSpecs, type McpToolInfo } from '../../../agent/mcp/tools';
+import type { McpServerConfig } from '../../../agent/mcp/config';
+import type { McpToolInfo } from '../../../agent/mcp/tools';
 import type { AgentToolSpec, ToolResult } from '../../../agent/types';
 import { readMcpConfig } from './mcpConfigFiles';
 import { mcpInputValues } from './mcpInputs';
@@ -64,7 +64,7 @@ export class McpHub implements vscode.Disposable {
 
   /** The tools of every configured server, starting the ones not running yet. */
   async tools(): Promise<{ tools: McpTool[]; failures: McpFailure[] }> {
-    const config = await readMcpConfig(this.deps.globalStorageUri, this.deps.setting());
+    const config = await readMcpConfig(this.deps.globalStorageUri, this.deps.setting(), () => this.loadSdk());
     for (const problem of config.problems) this.deps.log.warn(problem);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const failures: McpFailure[] = [];
@@ -73,11 +73,15 @@ export class McpHub implements vscode.Disposable {
         try {
           const inputs = await mcpInputValues(
             this.deps.secrets,
-            inputIds(server),
+            this.loadSdk().inputIds(server),
             config.inputs,
             server.name,
           );
-          const resolved = resolveVariables(server, { workspaceFolder: folder, env: process.env, inputs });
+          const resolved = this.loadSdk().resolveVariables(server, {
+            workspaceFolder: folder,
+            env: process.env,
+            inputs,
+          });
           return { server, ...(await this.start(resolved)) };
         } catch (error) {
           const message = this.startFailure(server, error);
@@ -93,7 +97,7 @@ export class McpHub implements vscode.Disposable {
     const taken = new Set<string>();
     for (const entry of started) {
       if (!entry) continue;
-      const { specs, problems } = mcpToolSpecs(entry.server.name, entry.tools, taken);
+      const { specs, problems } = this.loadSdk().mcpToolSpecs(entry.server.name, entry.tools, taken);
       for (const problem of problems) this.deps.log.warn(problem);
       for (const { spec, tool } of specs) {
         taken.add(spec.name);
@@ -178,7 +182,7 @@ export class McpHub implements vscode.Disposable {
     const timeoutMs = this.deps.callTimeoutMs();
     try {
       const result = await connection.callTool(tool, input, { signal, timeoutMs });
-      return mcpResultToToolResult(name, result);
+      return this.loadSdk().mcpResultToToolResult(name, result);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // l10n-exempt: read by the model

@@ -1,11 +1,21 @@
-// The MCP SDK's client behind a small interface. This file is its own bundle (dist/mcp.js), loaded with a plain
-// `require` on the first agent run that has a server to start: the SDK and its dependencies (about 400 KB
-// minified) stay out of the extension's main bundle and out of activation.
+// The MCP SDK's client behind a small interface, with the parsing of the MCP configuration and the conversion of
+// tools and results. This file is its own bundle (dist/mcp.js), loaded with a plain `require` on the first agent
+// run that finds MCP servers configured: the SDK and its dependencies (about 280 KB minified) stay out of the
+// extension's main bundle and out of activation.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '../../../agent/mcp/config';
 import type { McpToolInfo } from '../../../agent/mcp/tools';
+
+export {
+  inputIds,
+  mergeMcpConfig,
+  parseMcpJson,
+  readMcpSetting,
+  resolveVariables,
+} from '../../../agent/mcp/config';
+export { mcpResultToToolResult, mcpToolSpecs } from '../../../agent/mcp/tools';
 
 /** The end of a server's stderr kept for reports: enough for an error message and its stack's first lines. */
 const STDERR_TAIL_CHARS = 2000;
