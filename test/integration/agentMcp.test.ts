@@ -5,7 +5,7 @@
 // turns a server off.
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FAIL_TEXT, LOOKUP_TOKEN } from '../fixtures/mcp-server/server';
+import { FAIL_TEXT, LOOKUP_TOKEN, startHttpFixture } from '../fixtures/mcp-server/server';
 import { MCP_ANSWER_PREFIX } from '../gateway-emulator/agentRuns';
 import type { Emulator } from '../gateway-emulator';
 import { chatRequestsOf } from '../support/emulatorRequests';
@@ -183,6 +183,28 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
     await next.sent;
     assert.equal(toolRows(next.turn)[1].name, 'fixture.lookup');
     assert.equal(toolRows(next.turn)[1].status, 'done', toolRows(next.turn)[1].result);
+  });
+
+  it('an http server from the setting replaces the same name: Streamable HTTP with its headers', async () => {
+    const web = await startHttpFixture();
+    try {
+      const fixture = { type: 'http', url: web.url, headers: { 'X-Fixture-Token': 'tok-123' } };
+      await withSettings({ 'agent.mcpServers': { fixture, missing: false } }, async () => {
+        const since = emulator.requests.length;
+        const { turn, sent } = await startAgent(session, 'Use the MCP tools [[agent:mcp]]');
+        for (const index of [0, 1, 2]) await approveRow(turn, index);
+        await sent;
+        assert.equal(turn.status, 'complete', JSON.stringify(turn.error));
+        const last = chatRequestsOf(emulator, since).at(-1)!.body as Body;
+        const results = last.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+        assert.equal(results[0], `${LOOKUP_TOKEN}: "gateway" means 7 letters.`);
+        assert.equal(results[1], `Error: ${FAIL_TEXT}`);
+        assert.ok(web.headers.length >= 4, `${web.headers.length} requests over HTTP`);
+        assert.ok(web.headers.every((h) => h['x-fixture-token'] === 'tok-123'));
+      });
+    } finally {
+      await web.close();
+    }
   });
 
   it('modelGateway.agent.mcpServers adds a server and turns one off by name', async () => {
