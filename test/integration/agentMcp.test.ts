@@ -207,6 +207,20 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
     }
   });
 
+  it('Stop while a server is still starting ends the run at once, before any request', async () => {
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    await withSettings({ 'agent.mcpServers': { silent } }, async () => {
+      const since = emulator.requests.length;
+      const { turn, sent } = await startAgent(session, 'Use the MCP tools [[agent:mcp]]');
+      const stoppedAt = Date.now();
+      await session.receive({ type: 'stop' });
+      await sent;
+      assert.ok(Date.now() - stoppedAt < 5_000, `Stop took ${Date.now() - stoppedAt} ms`);
+      assert.equal(turn.status, 'stopped');
+      assert.equal(chatRequestsOf(emulator, since).length, 0, 'no model request after Stop');
+    });
+  });
+
   it('modelGateway.agent.mcpServers adds a server and turns one off by name', async () => {
     const extra = { command: process.execPath, args: [FIXTURE_SCRIPT] };
     await withSettings({ 'agent.mcpServers': { missing: false, extra } }, async () => {

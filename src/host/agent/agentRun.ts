@@ -119,9 +119,11 @@ export class AgentRunner {
    * The run's tools and the specs the model reads, listed once per run: the MCP servers start here, on the first
    * run that needs them; one that does not start gets an error row in the turn and the run goes on without it.
    */
-  private async prepareTools(): Promise<{ tools: Map<string, AgentTool>; specs: AgentToolSpec[] }> {
+  private async prepareTools(
+    signal: AbortSignal,
+  ): Promise<{ tools: Map<string, AgentTool>; specs: AgentToolSpec[] }> {
     if (this.prepared) return this.prepared;
-    const listed = await availableTools(this.builtinTools(), this.services.mcp, {
+    const listing = availableTools(this.builtinTools(), this.services.mcp, {
       approve: async (question, signal) => {
         const callId = this.currentCall ?? '';
         const approved = await this.hooks.approve(callId, question, signal);
@@ -131,6 +133,14 @@ export class AgentRunner {
       },
       allowed: this.services.mcpAllowed ?? new Set(),
     });
+    // Stop while a server starts ends the run now (the loop sees the aborted signal); the start goes on and a
+    // later run uses the server.
+    const stopped = new Promise<undefined>((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    });
+    const listed = await Promise.race([listing, stopped]);
+    if (!listed) return { tools: new Map(), specs: [] };
     for (const failure of listed.failures)
       this.putRow({
         kind: 'tool',
@@ -179,7 +189,7 @@ export class AgentRunner {
 
   /** Starts the run on the conversation's messages; resolves with how it ended. */
   async start(messages: readonly ChatMessage[], rules: string, signal: AbortSignal): Promise<AgentRunResult> {
-    const options = this.loopOptions(signal, await this.prepareTools());
+    const options = this.loopOptions(signal, await this.prepareTools(signal));
     this.result = await runAgent({ ...options, messages: agentMessages(messages, rules) });
     return this.finish();
   }
@@ -189,7 +199,7 @@ export class AgentRunner {
     if (!this.result) throw new Error('no run to continue');
     this.turn.agent.paused = false;
     this.hooks.post({ type: 'agentPaused', turnId: this.turn.id, paused: false });
-    this.result = await continueAgent(this.result, this.loopOptions(signal, await this.prepareTools()));
+    this.result = await continueAgent(this.result, this.loopOptions(signal, await this.prepareTools(signal)));
     return this.finish();
   }
 
