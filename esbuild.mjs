@@ -115,6 +115,9 @@ function nodeBundle(entry, outfile, extraPlugins = []) {
 const builds = [
   nodeBundle('src/extension.ts', 'dist/extension.js', [agentRuntimeApart]),
   nodeBundle('src/host/agent/agentRuntime.ts', 'dist/agent.js'),
+  // The MCP SDK's client, a bundle of its own that the extension requires on the first run with an MCP server,
+  // so that activation never parses it (src/host/agent/mcp/sdkClient.ts).
+  nodeBundle('src/host/agent/mcp/sdkClient.ts', 'dist/mcp.js'),
   {
     ...common,
     entryPoints: ['src/webview/main.ts'],

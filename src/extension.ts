@@ -32,13 +32,15 @@ import { workspaceStoreFs } from './host/workspaceStoreFs';
 import { diskStoreFs } from './host/diskStoreFs';
 import { registerCheckpointDocuments } from './host/agent/checkpointDocuments';
 import { CheckpointStore } from './host/agent/checkpointStore';
-import { agentToolCatalog } from './host/agent/toolCatalog';
+import { agentToolCatalog, mcpToolLister } from './host/agent/toolCatalog';
 import { ToolSupportMemory } from './host/lm/toolSupport';
+import { McpHub } from './host/agent/mcp/mcpHub';
 
 /** globalState key: model and base URL pairs whose agent runs use the text protocol (auto switched them). */
 const AGENT_TEXT_PROTOCOL_KEY = 'modelGateway.agent.textProtocol';
 
 let hubForDeactivate: ChatHub | undefined;
+let mcpForDeactivate: McpHub | undefined;
 
 export interface ModelGatewayApi {
   /** The `@gateway` participant's handler, for callers (and tests) where the built-in chat UI is unavailable. */
@@ -76,6 +78,17 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     log,
   );
   registerCheckpointDocuments(context, checkpoints);
+  const mcp = new McpHub({
+    globalStorageUri: context.globalStorageUri,
+    secrets: context.secrets,
+    sdkPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath,
+    version,
+    log,
+    setting: () => config.current.agent.mcpServers,
+    callTimeoutMs: () => config.current.agent.mcpTimeoutSeconds * 1000,
+  });
+  mcpForDeactivate = mcp;
+  context.subscriptions.push(mcp);
   // Generate Code's review, where an agent run's changed files open too.
   const review = registerGenerateCode(context, gateway, () => config.current);
   void review.recoverAutoSave(context.workspaceState);
@@ -91,8 +104,9 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
       toolEnv: { apiKey: () => keys.get(), log },
       checkpoints,
       protocolMemory: new ToolSupportMemory(context.globalState, AGENT_TEXT_PROTOCOL_KEY),
-      tools: agentToolCatalog(context.workspaceState),
+      tools: agentToolCatalog(context.workspaceState, [mcpToolLister(mcp)]),
       review,
+      mcp,
     },
   );
   hubForDeactivate = hub;
@@ -128,7 +142,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   return { gatewayChatHandler, openChatSession, reviewSnapshot: () => review.snapshot, completions };
 }
 
-/** Saves any conversation still waiting for its coalesced write. */
+/** Saves any conversation still waiting for its coalesced write and stops the MCP servers. */
 export async function deactivate(): Promise<void> {
-  await hubForDeactivate?.flush();
+  await Promise.all([hubForDeactivate?.flush(), mcpForDeactivate?.close()]);
 }

@@ -49,6 +49,9 @@ export interface ExtensionConfig {
     useRulesFiles: boolean;
     /** The model of Plan runs; empty: the conversation's model. */
     planModel: string;
+    /** `modelGateway.agent.mcpServers` as written: read with the mcp.json files when a run starts. */
+    mcpServers: unknown;
+    mcpTimeoutSeconds: number;
   };
   /** `modelGateway.chat.prices`: per model, input and output price per million tokens. */
   prices: Record<string, { input: number; output: number }>;
@@ -117,6 +120,8 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         protectedFiles: readProtectedFiles(c.get<unknown>('agent.protectedFiles'), problems),
         useRulesFiles: reader.boolean('agent.useRulesFiles', SETTINGS['agent.useRulesFiles'].default),
         planModel: reader.string('agent.planModel', SETTINGS['agent.planModel'].default).trim(),
+        mcpServers: c.get<unknown>('agent.mcpServers', {}),
+        mcpTimeoutSeconds: reader.number('agent.mcpTimeoutSeconds'),
       },
       prices: readPrices(c.get<unknown>('chat.prices', {})),
       images: {

@@ -86,6 +86,8 @@ export const SETTINGS = {
   'agent.protectedFiles': { default: DEFAULT_PROTECTED_FILES },
   'agent.useRulesFiles': { default: true },
   'agent.planModel': { default: '' },
+  'agent.mcpServers': { default: {} },
+  'agent.mcpTimeoutSeconds': { default: 60, minimum: 1, maximum: 3600, integer: true },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

@@ -4,6 +4,7 @@ import { agentSearchRows } from './agentSearch';
 import { agentFixedPromptRows } from './agentFixedPrompt';
 import { agentLoopRows } from './agentLoop';
 import { agentLoopHostRows } from './agentLoopHost';
+import { agentMcpRows } from './agentMcp';
 import { agentWebviewRows } from './agentWebview';
 import { benchImageFiles, chatImageRows } from './chatImages';
 import { clientOverheadRows } from './clientOverhead';
@@ -79,4 +80,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 14, name: '14. Agent loop (extension host)', run: agentLoopHostRows },
   { n: 15, name: '15. Agent run in the webview', run: inBrowser(agentWebviewRows) },
   { n: 16, name: '16. Agent cost: fixed part of every request', run: agentFixedPromptRows },
+  { n: 17, name: '17. Agent: first MCP tool call (plain Node)', run: agentMcpRows },
 ];

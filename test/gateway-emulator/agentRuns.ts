@@ -121,6 +121,11 @@ const call = (say: string, name: string, args: Json): AgentAction => ({
   calls: [{ name, args }],
 });
 
+/** The MCP fixture server's name in the tests' mcp.json (test/fixtures/mcp-server): its tools are `fixture.<tool>`. */
+export const MCP_FIXTURE_SERVER = 'fixture';
+/** How `mcp` starts its answer, before the results it received. */
+export const MCP_ANSWER_PREFIX = 'The MCP tools said: ';
+
 /** The plan of each script, step by step, from what it has seen so far. */
 const SCRIPTS: Record<string, (seen: Observation[], prompt: string, previous: string) => AgentAction> = {
   // Plan mode: read, search, then a numbered plan (no edits).
@@ -244,6 +249,29 @@ const SCRIPTS: Record<string, (seen: Observation[], prompt: string, previous: st
     seen.length === 0
       ? call('Checking the weather.', 'getWeather', { city: 'Lisbon' })
       : { kind: 'answer', text: `${WEATHER_ANSWER_PREFIX}${seen[0].content}` },
+  // The MCP fixture server's tools (issue 27): a lookup, a tool that fails and one that answers an image, then an
+  // answer that quotes each result.
+  mcp: (seen) => {
+    const tools = ['lookup', 'fail', 'picture'];
+    if (seen.length < tools.length)
+      return call(
+        `Calling ${tools[seen.length]}.`,
+        `${MCP_FIXTURE_SERVER}.${tools[seen.length]}`,
+        seen.length === 0 ? { word: 'gateway' } : {},
+      );
+    return { kind: 'answer', text: `${MCP_ANSWER_PREFIX}${seen.map((o) => o.content).join(' | ')}` };
+  },
+  // The fixture's tool that never answers: the result (a timeout, or Stop) is quoted.
+  'mcp-hang': (seen) =>
+    seen.length === 0
+      ? call('Calling hang.', `${MCP_FIXTURE_SERVER}.hang`, {})
+      : { kind: 'answer', text: `${MCP_ANSWER_PREFIX}${seen[0].content}` },
+  // The fixture server exits during a call; a second call of its tools in the same run.
+  'mcp-crash': (seen) => {
+    if (seen.length === 0) return call('Calling crash.', `${MCP_FIXTURE_SERVER}.crash`, {});
+    if (seen.length === 1) return call('Calling lookup.', `${MCP_FIXTURE_SERVER}.lookup`, { word: 'after' });
+    return { kind: 'answer', text: `${MCP_ANSWER_PREFIX}${seen.map((o) => o.content).join(' | ')}` };
+  },
   // A read, then a stream that holds after its first words (Stop tests).
   stall: (seen) =>
     seen.length === 0

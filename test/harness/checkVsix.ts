@@ -8,6 +8,7 @@ import { repoRoot } from './paths';
 const ALLOWED = [
   /^dist\/(extension|agent)\.js$/,
   /^dist\/webview\.js$/,
+  /^dist\/mcp\.js$/,
   /^dist\/llhttp(_simd)?\.wasm$/,
   /^dist\/codicons\/codicon\.(css|ttf)$/,
   /^media\//,
@@ -25,6 +26,7 @@ const REQUIRED = [
   'dist/extension.js',
   'dist/agent.js',
   'dist/webview.js',
+  'dist/mcp.js',
   'dist/llhttp.wasm',
   'dist/llhttp_simd.wasm',
   'media/chat.css',

@@ -1,5 +1,6 @@
-// One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones and the edit
-// tools with their checkpoint), the model calls on the chosen protocol, and the loop's events drawn in the turn.
+// One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones, the edit
+// tools with their checkpoint, the MCP servers' tools, other extensions' tools), the model calls on the chosen
+// protocol, and the loop's events drawn in the turn.
 import * as vscode from 'vscode';
 import { noteChange, type FileChange } from '../../agent/changedFiles';
 import {
@@ -10,7 +11,7 @@ import {
   type AgentTool,
 } from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
-import type { AgentMessage, AgentToolCall, ToolResult } from '../../agent/types';
+import type { AgentMessage, AgentToolCall, AgentToolSpec, ToolResult } from '../../agent/types';
 import { appendAgentText, putAgentRow, type AgentMeter, type AgentToolRow } from '../../chat/agentTurn';
 import { estimateTokens } from '../../chat/tokens';
 import type { AssistantTurn, Conversation } from '../../chat/types';
@@ -24,9 +25,11 @@ import { PLAN_INSTRUCTIONS, planTools } from '../../agent/planMode';
 import type { CheckpointStore } from './checkpointStore';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
+import { isToolEnabled, type ToolSource } from '../../agent/toolChoice';
 import type { ToolCatalog } from './toolCatalog';
-import type { ToolEnv } from './types';
-import { vscodeTool } from './vscodeTools';
+import { availableTools, type McpToolSource } from './toolSources';
+import type { HostTool, ToolEnv } from './types';
+import { vscodeTool, vscodeToolSpecs } from './vscodeTools';
 
 /** Shown in a row while its input or result is long: the row is a summary, the model read the whole result. */
 const SHOWN_CHARS = 4000;
@@ -39,6 +42,10 @@ export interface AgentRunServices {
   tools: ToolCatalog;
   log: { info(message: string): void; warn(message: string): void };
   client: () => import('../../gateway/types').GatewayClient;
+  /** The MCP servers' tools (absent in tests that run without them). */
+  mcp?: McpToolSource;
+  /** MCP tools the user approved in this chat session. */
+  mcpAllowed?: Set<string>;
 }
 
 /** What the run reports to the chat. */
@@ -95,6 +102,7 @@ export class AgentRunner {
   private row = new Map<string, AgentToolRow>();
   private currentCall: string | undefined;
   private result: AgentRunResult | undefined;
+  private prepared: { tools: Map<string, AgentTool>; specs: AgentToolSpec[] } | undefined;
 
   constructor(
     private readonly services: AgentRunServices,
@@ -110,29 +118,69 @@ export class AgentRunner {
     return this.result?.status === 'stepLimit';
   }
 
-  /**
-   * The run's tools, as the Tools picker chose them: the read-only ones and the edit tools, checkpointed against
-   * the user turn, and the tools of other extensions. A Plan run has the read-only ones only, so an edit it calls
-   * anyway is an unknown tool to the loop (an error to the model).
-   */
-  private async tools(): Promise<Map<string, AgentTool>> {
-    const host: Record<string, (input: Record<string, unknown>, s: AbortSignal) => Promise<ToolResult>> = {
+  /** The host's built-in tools: the read-only ones and the edit tools, checkpointed against the user turn. */
+  private builtinTools(): Record<string, HostTool> {
+    return {
       ...readOnlyTools(this.services.toolEnv),
       edit_file: editFileTool(this.editEnv()),
       create_file: createFileTool(this.editEnv()),
       delete_file: deleteFileTool(this.editEnv()),
     };
-    const catalog = this.services.tools;
-    const tools = new Map<string, AgentTool>();
-    const enabled = (await catalog.all()).filter((tool) => catalog.enabled(tool));
-    const offered = this.turn.agent.plan ? planTools(enabled.map((t) => t.spec)) : enabled.map((t) => t.spec);
-    const sourceOf = new Map(enabled.map((t) => [t.spec.name, t.source]));
-    for (const spec of offered) {
-      const source = sourceOf.get(spec.name);
-      if (source === 'builtin' && spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
-      else if (source === 'vscode') tools.set(spec.name, vscodeTool(spec));
-    }
-    return tools;
+  }
+
+  /**
+   * The run's tools and the specs the model reads, listed once per run: the MCP servers start here, on the first
+   * run that needs them; one that does not start gets an error row in the turn and the run goes on without it.
+   */
+  private async prepareTools(
+    signal: AbortSignal,
+  ): Promise<{ tools: Map<string, AgentTool>; specs: AgentToolSpec[] }> {
+    if (this.prepared) return this.prepared;
+    const listing = availableTools(this.builtinTools(), this.services.mcp, {
+      approve: async (question, signal) => {
+        const callId = this.currentCall ?? '';
+        const approved = await this.hooks.approve(callId, question, signal);
+        // A tool that takes a while after the click shows it is running, not still waiting.
+        if (approved) this.showRunning(callId);
+        return approved;
+      },
+      allowed: this.services.mcpAllowed ?? new Set(),
+    });
+    // Stop while a server starts ends the run now (the loop sees the aborted signal); the start goes on and a
+    // later run uses the server.
+    const stopped = new Promise<undefined>((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    });
+    const listed = await Promise.race([listing, stopped]);
+    if (!listed) return { tools: new Map(), specs: [] };
+    for (const failure of listed.failures)
+      this.putRow({
+        kind: 'tool',
+        id: `mcp-start-${failure.server}`,
+        name: failure.server,
+        summary: failure.message.length > 160 ? `${failure.message.slice(0, 159)}…` : failure.message,
+        status: 'error',
+        input: '',
+        result: failure.message,
+      });
+    // Other extensions' tools (vscode.lm.tools) join them; the Tools picker's choice decides what is offered, and a
+    // Plan run keeps the read-only ones only, so an edit it calls anyway is an unknown tool (an error to the model).
+    const registered = vscodeToolSpecs(new Set(listed.tools.map((t) => t.spec.name))).map((spec) => ({
+      ...vscodeTool(spec),
+      origin: 'vscode' as ToolSource,
+    }));
+    const choice = this.services.tools.choice();
+    const chosen = [...listed.tools, ...registered].filter((t) =>
+      isToolEnabled(choice, t.spec.name, t.origin),
+    );
+    const readOnly = new Set(planTools(chosen.map((t) => t.spec)).map((spec) => spec.name));
+    const offered = this.turn.agent.plan ? chosen.filter((t) => readOnly.has(t.spec.name)) : chosen;
+    this.prepared = {
+      tools: new Map(offered.map((t) => [t.spec.name, t])),
+      specs: offered.map((t) => t.spec),
+    };
+    return this.prepared;
   }
 
   private editEnv() {
@@ -166,7 +214,7 @@ export class AgentRunner {
 
   /** Starts the run on the conversation's messages; resolves with how it ended. */
   async start(messages: readonly ChatMessage[], rules: string, signal: AbortSignal): Promise<AgentRunResult> {
-    const options = this.loopOptions(signal, await this.tools());
+    const options = this.loopOptions(signal, await this.prepareTools(signal));
     const instructions = this.turn.agent.plan ? PLAN_INSTRUCTIONS : AGENT_INSTRUCTIONS;
     this.result = await runAgent({ ...options, messages: agentMessages(messages, rules, instructions) });
     return this.finish();
@@ -177,7 +225,7 @@ export class AgentRunner {
     if (!this.result) throw new Error('no run to continue');
     this.turn.agent.paused = false;
     this.hooks.post({ type: 'agentPaused', turnId: this.turn.id, paused: false });
-    this.result = await continueAgent(this.result, this.loopOptions(signal, await this.tools()));
+    this.result = await continueAgent(this.result, this.loopOptions(signal, await this.prepareTools(signal)));
     return this.finish();
   }
 
@@ -190,7 +238,10 @@ export class AgentRunner {
     return result;
   }
 
-  private loopOptions(signal: AbortSignal, tools: Map<string, AgentTool>) {
+  private loopOptions(
+    signal: AbortSignal,
+    prepared: { tools: Map<string, AgentTool>; specs: AgentToolSpec[] },
+  ) {
     const config = this.config;
     // The turn's model: a Plan run's is `modelGateway.agent.planModel` when set (see ChatAgent.answer).
     const model = this.turn.model;
@@ -199,7 +250,7 @@ export class AgentRunner {
     const callModel = modelCaller({
       client: this.services.client,
       request,
-      tools: [...tools.values()].map((t) => t.spec),
+      tools: prepared.specs,
       setting: config.agent.toolProtocol,
       baseUrl: config.baseUrl,
       memory: this.services.protocolMemory,
@@ -209,7 +260,7 @@ export class AgentRunner {
       },
     });
     return {
-      tools,
+      tools: prepared.tools,
       callModel,
       signal,
       maxSteps: config.agent.maxSteps,
@@ -311,6 +362,11 @@ export class AgentRunner {
   showApproval(callId: string, question: string): void {
     const row = this.row.get(callId);
     if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question });
+  }
+
+  private showRunning(callId: string): void {
+    const row = this.row.get(callId);
+    if (row?.status === 'awaitingApproval') this.putRow({ ...row, status: 'running', approval: undefined });
   }
 
   private putRow(row: AgentToolRow): void {

@@ -15,6 +15,7 @@ import { ChangedFileActions, putBack } from './changedFileActions';
 import type { CheckpointStore } from './checkpointStore';
 import { readRules } from './rulesFiles';
 import type { ToolCatalog } from './toolCatalog';
+import type { McpToolSource } from './toolSources';
 import type { ToolEnv } from './types';
 
 /** What every chat's agent shares (built once in activate). */
@@ -26,6 +27,8 @@ export interface AgentServices {
   tools: ToolCatalog;
   /** The editor's per-hunk review (Generate Code's), where a changed file opens. */
   review?: ReviewController;
+  /** The window's MCP servers. */
+  mcp?: McpToolSource;
 }
 
 /** What the agent needs of its chat session. */
@@ -92,6 +95,8 @@ export class ChatAgent {
   /** Clicks awaited, by `${turnId}/${callId}`. */
   private readonly approvals = new Map<string, (approved: boolean) => void>();
   private readonly files: ChangedFileActions;
+  /** MCP tools approved in this chat session: their later calls do not ask again. */
+  private readonly mcpAllowed = new Set<string>();
 
   constructor(private readonly host: AgentHost) {
     this.files = new ChangedFileActions(host, (turnId) => this.agentTurn(turnId));
@@ -137,7 +142,12 @@ export class ChatAgent {
 
   private runner(turn: AgentTurn, userTurnId: string): AgentRunner {
     const runner: AgentRunner = new (agentRuntime().AgentRunner)(
-      { ...this.host.services, log: this.host.log, client: () => this.host.client() },
+      {
+        ...this.host.services,
+        log: this.host.log,
+        client: () => this.host.client(),
+        mcpAllowed: this.mcpAllowed,
+      },
       this.host.config,
       this.host.conversation,
       turn,

@@ -12,6 +12,7 @@ import {
 } from '../../agent/toolChoice';
 import { BUILTIN_TOOLS } from '../../agent/builtinTools';
 import type { AgentToolSpec } from '../../agent/types';
+import type { McpToolSource } from './toolSources';
 import { vscodeToolSpecs } from './vscodeTools';
 
 /** The workspace state key of the choice. */
@@ -82,4 +83,9 @@ export function agentToolCatalog(state: vscode.Memento, more: readonly ToolListe
       source: 'vscode' as const,
     }));
   return new ToolCatalog(state, [builtin, ...more, registered]);
+}
+
+/** The MCP servers' tools for the picker (opening it starts the configured servers, as a run does). */
+export function mcpToolLister(mcp: McpToolSource): ToolLister {
+  return async () => (await mcp.tools()).tools.map((t) => ({ spec: t.spec, source: 'mcp' as const }));
 }
