@@ -31,6 +31,7 @@ import { registerWalkthrough } from './host/walkthrough';
 import { workspaceStoreFs } from './host/workspaceStoreFs';
 import { registerCheckpointDocuments } from './host/agent/checkpointDocuments';
 import { CheckpointStore } from './host/agent/checkpointStore';
+import { AgentTerminals } from './host/agent/agentTerminal';
 import { ToolSupportMemory } from './host/lm/toolSupport';
 
 /** globalState key: model and base URL pairs whose agent runs use the text protocol (auto switched them). */
@@ -72,6 +73,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     log,
   );
   registerCheckpointDocuments(context, checkpoints);
+  const agentTerminals = new AgentTerminals();
+  context.subscriptions.push(agentTerminals);
   const hub = new ChatHub(
     store,
     gateway,
@@ -83,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     {
       toolEnv: { apiKey: () => keys.get(), log },
       checkpoints,
+      terminals: agentTerminals,
       protocolMemory: new ToolSupportMemory(context.globalState, AGENT_TEXT_PROTOCOL_KEY),
     },
   );

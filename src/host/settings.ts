@@ -85,6 +85,8 @@ export const SETTINGS = {
   'agent.toolProtocol': { default: 'auto', enum: AGENT_TOOL_PROTOCOLS },
   'agent.protectedFiles': { default: DEFAULT_PROTECTED_FILES },
   'agent.useRulesFiles': { default: true },
+  'agent.autoApprove': { default: [] as string[] },
+  'agent.commandTimeoutSeconds': { default: 120, minimum: 1, maximum: 86_400, integer: true },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

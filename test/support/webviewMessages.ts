@@ -37,14 +37,14 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   agentDecision: { type: 'agentDecision', turnId: 't-1', decision: 'undo' },
   openChangedFile: { type: 'openChangedFile', turnId: 't-1', path: 'src/sample.ts' },
   agentContinue: { type: 'agentContinue', turnId: 't-1' },
-  agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', approve: false },
+  agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', choice: 'skip' },
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
 };
 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */
 const FIELD_RULES: Record<
   string,
-  'string' | 'nonEmpty' | 'model' | 'enum' | 'count' | 'strings' | 'boolean'
+  'string' | 'nonEmpty' | 'model' | 'enum' | 'choice' | 'count' | 'strings' | 'boolean'
 > = {
   text: 'string',
   query: 'string',
@@ -65,7 +65,7 @@ const FIELD_RULES: Record<
   decision: 'enum',
   path: 'nonEmpty',
   callId: 'nonEmpty',
-  approve: 'boolean',
+  choice: 'choice',
 };
 
 /** Values that are not strings, so never a valid field value. */
@@ -94,6 +94,9 @@ function badValues(rule: (typeof FIELD_RULES)[string]): unknown[] {
       return [...NOT_STRINGS, '', '   ', '\n', 'x'.repeat(257)];
     case 'enum':
       return [...NOT_STRINGS, '', 'delete', 'INSERT', 'toString', '__proto__', 'run'];
+    case 'choice':
+      // An approval answers only with a choice a row can offer: no free text, no "yes".
+      return [...NOT_STRINGS, '', 'Approve', 'yes', 'always', 'toString', '__proto__'];
     case 'boolean':
       return [undefined, null, 'true', 0, 1, [], {}];
     case 'count':

@@ -254,7 +254,7 @@ describe('agent mode (Chromium, real bundle)', function () {
       type: 'agentApproval',
       turnId: turn.id,
       callId: 'call_a',
-      approve: true,
+      choice: 'approve',
     });
     assert.equal(await first.getByRole('button', { name: 'Approve' }).count(), 0);
     assert.equal(await first.getByRole('button', { name: 'Skip' }).count(), 0);
@@ -268,7 +268,7 @@ describe('agent mode (Chromium, real bundle)', function () {
       type: 'agentApproval',
       turnId: turn.id,
       callId: 'call_b',
-      approve: false,
+      choice: 'skip',
     });
     assert.equal(await page.getByRole('button', { name: /^(Approve|Skip)$/ }).count(), 0);
     assert.equal((await hp.posted()).filter((m) => m.type === 'agentApproval').length, 2);

@@ -1,5 +1,6 @@
 // One agent run in the chat: the conversation as the loop's messages, the tools (read-only ones and the edit
 // tools with their checkpoint), the model calls on the chosen protocol, and the loop's events drawn in the turn.
+import * as vscode from 'vscode';
 import { BUILTIN_TOOLS } from '../../agent/builtinTools';
 import { noteChange, type FileChange } from '../../agent/changedFiles';
 import {
@@ -11,7 +12,14 @@ import {
 } from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
 import type { AgentMessage, AgentToolCall, ToolResult } from '../../agent/types';
-import { appendAgentText, putAgentRow, type AgentMeter, type AgentToolRow } from '../../chat/agentTurn';
+import {
+  appendAgentText,
+  putAgentRow,
+  type AgentMeter,
+  type AgentToolRow,
+  type ApprovalChoice,
+  type ApprovalChoiceId,
+} from '../../chat/agentTurn';
 import { estimateTokens } from '../../chat/tokens';
 import type { AssistantTurn, Conversation } from '../../chat/types';
 import type { ChatMessage } from '../../gateway/types';
@@ -23,6 +31,9 @@ import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
 import type { CheckpointStore } from './checkpointStore';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
+import type { AgentTerminals } from './agentTerminal';
+import { allowInUserSettings, runCommandTool } from './runCommand';
+import { readConfig } from '../config';
 import type { ToolEnv } from './types';
 
 /** Shown in a row while its input or result is long: the row is a summary, the model read the whole result. */
@@ -32,6 +43,7 @@ const SHOWN_CHARS = 4000;
 export interface AgentRunServices {
   toolEnv: ToolEnv;
   checkpoints: CheckpointStore;
+  terminals: AgentTerminals;
   protocolMemory: ProtocolMemory;
   log: { info(message: string): void; warn(message: string): void };
   client: () => import('../../gateway/types').GatewayClient;
@@ -42,8 +54,13 @@ export interface RunHooks {
   post(message: HostToWebview): void;
   /** The conversation changed (the store coalesces a save). */
   changed(): void;
-  /** Asks Approve / Skip on a row; resolves with the user's click (false on Stop). */
-  approve(callId: string, question: string, signal: AbortSignal): Promise<boolean>;
+  /** Asks on a row with these buttons; resolves with the user's click (undefined on Stop). */
+  ask(
+    callId: string,
+    question: string,
+    choices: readonly ApprovalChoice[],
+    signal: AbortSignal,
+  ): Promise<ApprovalChoiceId | undefined>;
 }
 
 /** The conversation's chat messages as the loop's: the agent's instructions first in the system message. */
@@ -62,9 +79,19 @@ function cut(text: string): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}\n…` : text;
 }
 
+/** The buttons of a protected file's approval. */
+function approveOrSkip(): ApprovalChoice[] {
+  return [
+    { id: 'approve', label: vscode.l10n.t('Approve') },
+    { id: 'skip', label: vscode.l10n.t('Skip') },
+  ];
+}
+
 /** A row's one-line summary before the tool has answered. */
 function pendingSummary(call: AgentToolCall): string {
-  const arg = ['path', 'query', 'glob'].map((k) => call.input[k]).find((v) => typeof v === 'string');
+  const arg = ['command', 'path', 'query', 'glob']
+    .map((k) => call.input[k])
+    .find((v) => typeof v === 'string');
   return typeof arg === 'string' ? `${call.name} ${arg}` : call.name;
 }
 
@@ -106,12 +133,33 @@ export class AgentRunner {
       edit_file: editFileTool(this.editEnv()),
       create_file: createFileTool(this.editEnv()),
       delete_file: deleteFileTool(this.editEnv()),
+      run_command: runCommandTool(this.commandEnv()),
     };
     const tools = new Map<string, AgentTool>();
     for (const spec of BUILTIN_TOOLS) {
-      if (spec.name in host) tools.set(spec.name, { spec, run: host[spec.name] });
+      if (!(spec.name in host)) continue;
+      // A command's output is cut at its start: errors and summaries come last.
+      tools.set(spec.name, {
+        spec,
+        run: host[spec.name],
+        ...(spec.name === 'run_command' ? { keep: 'tail' as const } : {}),
+      });
     }
     return tools;
+  }
+
+  private commandEnv() {
+    return {
+      terminals: this.services.terminals,
+      settings: () => {
+        const agent = readConfig().config.agent;
+        return { autoApprove: agent.autoApprove, timeoutSeconds: agent.commandTimeoutSeconds };
+      },
+      ask: (question: string, choices: readonly ApprovalChoice[], signal: AbortSignal) =>
+        this.hooks.ask(this.currentCall ?? '', question, choices, signal),
+      allow: allowInUserSettings,
+      log: this.services.log,
+    };
   }
 
   private editEnv() {
@@ -125,8 +173,8 @@ export class AgentRunner {
       },
       saveCheckpoints: () => this.services.checkpoints.save(conversationId),
       protectedPatterns: () => this.config.agent.protectedFiles,
-      approve: (question: string, signal: AbortSignal) =>
-        this.hooks.approve(this.currentCall ?? '', question, signal),
+      approve: async (question: string, signal: AbortSignal) =>
+        (await this.hooks.ask(this.currentCall ?? '', question, approveOrSkip(), signal)) === 'approve',
       noteChange: (change: FileChange) => this.noteChange(change),
     };
   }
@@ -238,6 +286,7 @@ export class AgentRunner {
           status: declined ? 'skipped' : event.result.isError ? 'error' : 'done',
           result: cut(event.result.content),
           approval: undefined,
+          choices: undefined,
         } as AgentToolRow);
         this.currentCall = undefined;
         break;
@@ -280,10 +329,10 @@ export class AgentRunner {
     this.hooks.post({ type: 'agentMeter', turnId: this.turn.id, meter });
   }
 
-  /** Shows the row awaiting approval (called by the chat when a tool asks). */
-  showApproval(callId: string, question: string): void {
+  /** Shows the row awaiting approval with its buttons (called by the chat when a tool asks). */
+  showApproval(callId: string, question: string, choices: readonly ApprovalChoice[]): void {
     const row = this.row.get(callId);
-    if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question });
+    if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question, choices: [...choices] });
   }
 
   private putRow(row: AgentToolRow): void {

@@ -71,7 +71,7 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   agentDecision: ({ session }, m) => session.agent.decide(m.turnId, m.path, m.decision),
   openChangedFile: ({ session }, m) => session.agent.openChangedFile(m.turnId, m.path),
   agentContinue: ({ session }, m) => session.agent.continueRun(m.turnId),
-  agentApproval: ({ session }, m) => session.agent.approve(m.turnId, m.callId, m.approve),
+  agentApproval: ({ session }, m) => session.agent.approve(m.turnId, m.callId, m.choice),
   restoreCheckpoint: ({ session }, m) => session.agent.restoreCheckpoint(m.turnId),
 };
 
