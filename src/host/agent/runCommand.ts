@@ -77,10 +77,10 @@ export function runCommandTool(env: CommandEnv): HostTool {
         content: `Error: ${JSON.stringify(place.shown)} is not a folder of the workspace.`,
         isError: true,
       };
-    const settings = env.settings();
-    const allowedBy = autoApprovingEntry(command, settings.autoApprove);
+    const allowedBy = autoApprovingEntry(command, env.settings().autoApprove);
     if (allowedBy === undefined) {
-      const answer = await askToRun(env, command, place.shown, signal);
+      const folder = place.shown === '.' ? place.folder.name : place.shown;
+      const answer = await askToRun(env, command, folder, signal);
       if (answer === undefined || answer === 'skip')
         return {
           content: COMMAND_DECLINED,
@@ -94,7 +94,8 @@ export function runCommandTool(env: CommandEnv): HostTool {
     } else {
       env.log?.info(`run_command auto-approved by "${allowedBy}": ${command}`);
     }
-    return run(env, command, place.uri, settings.timeoutSeconds, signal);
+    // The timeout as it is when the command starts (the user may have changed it while the question waited).
+    return run(env, command, place.uri, env.settings().timeoutSeconds, signal);
   };
 }
 
@@ -136,6 +137,7 @@ async function run(
   const { terminal, shellIntegration } = ready;
   terminal.show(true);
   const cutOff = new AbortController();
+  env.log?.info(`run_command in ${cwd.fsPath} (timeout ${timeoutSeconds} s): ${command}`);
   const execution = shellIntegration.executeCommand(command);
   // Read now, before any await: a quick command's data may be the next thing the extension host receives.
   const reading = readExecution(execution, MAX_OUTPUT_CHARS, cutOff.signal);
