@@ -2,6 +2,7 @@
 import { agentParserRows } from './agentParser';
 import { agentSearchRows } from './agentSearch';
 import { agentFixedPromptRows } from './agentFixedPrompt';
+import { agentCommandHostRows } from './agentCommandHost';
 import { agentLoopRows } from './agentLoop';
 import { agentLoopHostRows } from './agentLoopHost';
 import { agentWebviewRows } from './agentWebview';
@@ -79,4 +80,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 14, name: '14. Agent loop (extension host)', run: agentLoopHostRows },
   { n: 15, name: '15. Agent run in the webview', run: inBrowser(agentWebviewRows) },
   { n: 16, name: '16. Agent cost: fixed part of every request', run: agentFixedPromptRows },
+  { n: 17, name: '17. Agent command: output to the model (extension host)', run: agentCommandHostRows },
 ];

@@ -68,7 +68,19 @@ describe('Agent runs under the user’s control (real extension host, emulator)'
         callId: `${first.id}x`,
         choice: 'approve',
       });
+      // Nor does a choice the row did not offer (a protected file offers Approve and Skip, not Run).
+      await session.receive({ type: 'agentApproval', turnId: turn.id, callId: first.id, choice: 'run' });
+      await session.receive({
+        type: 'agentApproval',
+        turnId: turn.id,
+        callId: first.id,
+        choice: 'alwaysAllow',
+      });
       assert.equal(toolRows(turn)[0].status, 'awaitingApproval');
+      assert.deepEqual(
+        toolRows(turn)[0].choices?.map((c) => c.id),
+        ['approve', 'skip'],
+      );
       await session.receive({ type: 'agentApproval', turnId: turn.id, callId: first.id, choice: 'skip' });
 
       await eventually(() => assert.equal(toolRows(turn)[1]?.status, 'awaitingApproval'), 20_000);

@@ -13,6 +13,7 @@ import {
 } from '../../agent/commandResult';
 import type { ToolResult } from '../../agent/types';
 import type { ApprovalChoice, ApprovalChoiceId } from '../../chat/agentTurn';
+import type { TerminalRun } from '../../chat/context/terminalOutput';
 import { readExecution } from '../context/terminalCapture';
 import type { AgentTerminals } from './agentTerminal';
 import { refused } from './refusals';
@@ -139,8 +140,19 @@ async function run(
   const cutOff = new AbortController();
   env.log?.info(`run_command in ${cwd.fsPath} (timeout ${timeoutSeconds} s): ${command}`);
   const execution = shellIntegration.executeCommand(command);
-  // Read now, before any await: a quick command's data may be the next thing the extension host receives.
-  const reading = readExecution(execution, MAX_OUTPUT_CHARS, cutOff.signal);
+  // Read now, before any await: VS Code forwards data only to a stream that exists when it arrives, and the
+  // execution object exists from executeCommand on, so the reader listens before the shell can answer.
+  const own = readExecution(execution, MAX_OUTPUT_CHARS, cutOff.signal);
+  // VS Code pairs the shell's report with our execution by its command line; when the shell reports another
+  // line, VS Code starts a new execution instead and ours never starts: read that one, rather than waiting forever.
+  let other: vscode.Disposable | undefined;
+  const reported = new Promise<TerminalRun>((resolve) => {
+    other = vscode.window.onDidStartTerminalShellExecution((e) => {
+      if (e.terminal === terminal && e.execution !== execution)
+        resolve(readExecution(e.execution, MAX_OUTPUT_CHARS, cutOff.signal));
+    });
+  });
+  const reading = Promise.race([own, reported]);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = (): void => undefined;
   const interrupted = new Promise<'timedOut' | 'stopped'>((resolve) => {
@@ -174,6 +186,7 @@ async function run(
     };
   } finally {
     clearTimeout(timer);
+    other?.dispose();
     signal.removeEventListener('abort', onAbort);
     ready.release(!killed);
   }
