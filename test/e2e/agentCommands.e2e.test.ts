@@ -169,6 +169,29 @@ describe('Agent commands (issue 27) in the real editor', function () {
     await answer.getByRole('button', { name: /timed out after 3 s, failed$/ }).waitFor();
   });
 
+  it('without shell integration the tool says so and runs nothing', async () => {
+    mkdirSync(dirname(settingsFile()), { recursive: true });
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ 'terminal.integrated.shellIntegration.enabled': false }, null, 2),
+    );
+    await e2e().reload();
+    try {
+      const { answer, since } = await startRun('command-print');
+      await (await asked(answer)).getByRole('button', { name: 'Run', exact: true }).click();
+      await answerWith(answer, 'shell integration is not available', 90_000);
+      const [result] = toolResultsOnWire(since);
+      assert.match(result, /^Error: Not run: shell integration is not available/);
+      assert.doesNotMatch(result, /42|exit code/);
+      await answer
+        .getByRole('button', { name: /^Not run \(no shell integration\): node -e .*, failed$/ })
+        .waitFor();
+    } finally {
+      writeFileSync(settingsFile(), '{}');
+      await e2e().reload();
+    }
+  });
+
   it('Always Allow: the prefix goes to the user settings, runs without asking next time; a chained command still asks', async () => {
     const { answer, since } = await startRun('command-chain');
     const first = await asked(answer, 0);
