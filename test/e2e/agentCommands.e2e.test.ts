@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { COMMAND_ANSWER_PREFIX, COMMANDS } from '../gateway-emulator/agentRuns';
+import { runCommand } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { articles, emulator, openNewChat, send, until } from './chatHelpers';
@@ -84,6 +85,9 @@ describe('Agent commands (issue 27) in the real editor', function () {
     for (const pid of pidsOf(COMMANDS.long.slice(9, -1))) process.kill(pid, 'SIGKILL');
     const frame = await openNewChat(e2e().page);
     await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    // The suites after this one expect no terminal and the panel as it was.
+    await runCommand(e2e().page, 'Terminal: Kill All Terminals').catch(() => undefined);
+    await runCommand(e2e().page, 'View: Hide Panel').catch(() => undefined);
   });
 
   it('Run: the output and exit code reach the next request and the row; a failing command too', async () => {
