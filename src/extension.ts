@@ -33,8 +33,10 @@ import { diskStoreFs } from './host/diskStoreFs';
 import { registerCheckpointDocuments } from './host/agent/checkpointDocuments';
 import { CheckpointStore } from './host/agent/checkpointStore';
 import { agentToolCatalog, mcpToolLister } from './host/agent/toolCatalog';
+import { AgentTerminals } from './host/agent/agentTerminal';
 import { ToolSupportMemory } from './host/lm/toolSupport';
 import { McpHub } from './host/agent/mcp/mcpHub';
+import { AlwaysAllowedTools } from './host/agent/toolSources';
 
 /** globalState key: model and base URL pairs whose agent runs use the text protocol (auto switched them). */
 const AGENT_TEXT_PROTOCOL_KEY = 'modelGateway.agent.textProtocol';
@@ -92,6 +94,8 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   // Generate Code's review, where an agent run's changed files open too.
   const review = registerGenerateCode(context, gateway, () => config.current);
   void review.recoverAutoSave(context.workspaceState);
+  const agentTerminals = new AgentTerminals();
+  context.subscriptions.push(agentTerminals);
   const hub = new ChatHub(
     store,
     gateway,
@@ -103,10 +107,12 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     {
       toolEnv: { apiKey: () => keys.get(), log },
       checkpoints,
+      terminals: agentTerminals,
       protocolMemory: new ToolSupportMemory(context.globalState, AGENT_TEXT_PROTOCOL_KEY),
       tools: agentToolCatalog(context.workspaceState, [mcpToolLister(mcp)]),
       review,
       mcp,
+      mcpAlways: new AlwaysAllowedTools(context.workspaceState),
     },
   );
   hubForDeactivate = hub;

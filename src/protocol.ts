@@ -5,6 +5,7 @@
 // checked like a message by src/l10nContents.ts (samples with the oracle in test/support/webviewMessages.ts).
 import * as v from 'valibot';
 import {
+  APPROVAL_CHOICES,
   CHAT_MODES,
   type AgentMeter,
   type AgentToolRow,
@@ -180,8 +181,11 @@ const WEBVIEW_MESSAGES = {
   }),
   openChangedFile: v.object({ turnId: id, path: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096)) }),
   agentContinue: v.object({ turnId: id }),
-  /** Approve or Skip a call that waits for the user (a protected file). Only a click sends this. */
-  agentApproval: v.object({ turnId: id, callId: id, approve: v.boolean() }),
+  /**
+   * The user's answer to a call that waits (Approve/Skip for a protected file; Run/Skip/Always Allow for a
+   * command). Only a click sends this; the host accepts only a choice the row offered.
+   */
+  agentApproval: v.object({ turnId: id, callId: id, choice: v.picklist(APPROVAL_CHOICES) }),
   restoreCheckpoint: v.object({ turnId: id }),
   /** The Tools picker opened: the host answers with `tools`. */
   openTools: v.object({}),

@@ -96,6 +96,19 @@ export const BUILTIN_TOOLS: readonly AgentToolSpec[] = [
     parameters: schema({ path: str(PATH) }, ['path']),
     readOnly: false,
   },
+  {
+    name: 'run_command',
+    description:
+      'Run a shell command in the workspace (the user approves it first). Returns its output (the end, when long) and exit code.',
+    parameters: schema(
+      {
+        command: str('One command line, e.g. "npm test".'),
+        cwd: str('Workspace-relative folder to run in. Omit for the root.'),
+      },
+      ['command'],
+    ),
+    readOnly: false,
+  },
 ];
 
 /** The tools as OpenAI `tools` entries, for the native protocol. */

@@ -18,6 +18,16 @@ export type ChatMode = (typeof CHAT_MODES)[number];
 export const AGENT_TOOL_STATUSES = ['running', 'done', 'error', 'awaitingApproval', 'skipped'] as const;
 export type AgentToolStatus = (typeof AGENT_TOOL_STATUSES)[number];
 
+/** The answers a call waiting for the user can get: Approve/Skip (protected files), Run/Skip/Always Allow (commands). */
+export const APPROVAL_CHOICES = ['approve', 'skip', 'run', 'alwaysAllow'] as const;
+export type ApprovalChoiceId = (typeof APPROVAL_CHOICES)[number];
+
+/** One button of an approval: what it answers and its label (already localised by the host). */
+export interface ApprovalChoice {
+  id: ApprovalChoiceId;
+  label: string;
+}
+
 /** One tool call, as its row shows it. */
 export interface AgentToolRow {
   kind: 'tool';
@@ -33,6 +43,8 @@ export interface AgentToolRow {
   result?: string;
   /** While awaiting approval: what the user is asked ("Create .vscode/settings.json?"). */
   approval?: string;
+  /** While awaiting approval: the buttons, in order; Approve and Skip when absent. */
+  choices?: ApprovalChoice[];
 }
 
 /** Text the model wrote between its tool calls. */

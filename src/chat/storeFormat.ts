@@ -8,7 +8,7 @@ import { isUnsafeRelativePath } from './context/safety';
 import { readVersionedJson, type ParseResult } from './versionedJson';
 import { type Attachment, CONTEXT_KINDS } from './context/types';
 import { IMAGE_QUALITIES, IMAGE_RESPONSE_FORMATS, IMAGE_SIZES } from '../gateway/types';
-import { AGENT_TOOL_STATUSES, CHAT_MODES } from './agentTurn';
+import { AGENT_TOOL_STATUSES, APPROVAL_CHOICES, CHAT_MODES } from './agentTurn';
 import type { AssistantTurn, Conversation, ConversationSummary, ImageTurn, Turn, TurnStatus } from './types';
 
 /** The format version written by this code. */
@@ -225,8 +225,15 @@ function isAgentPart(v: unknown): boolean {
     TOOL_STATUSES.has(v.status) &&
     isString(v.input) &&
     optional(v.result, isString) &&
-    optional(v.approval, isString)
+    optional(v.approval, isString) &&
+    optional(v.choices, isChoices)
   );
+}
+
+const CHOICES: ReadonlySet<unknown> = new Set(APPROVAL_CHOICES);
+
+function isChoices(v: unknown): boolean {
+  return Array.isArray(v) && v.every((c) => isObject(c) && CHOICES.has(c.id) && isString(c.label));
 }
 
 function isChangedFile(v: unknown): boolean {

@@ -52,6 +52,9 @@ export interface ExtensionConfig {
     /** `modelGateway.agent.mcpServers` as written: read with the mcp.json files when a run starts. */
     mcpServers: unknown;
     mcpTimeoutSeconds: number;
+    /** The user's own `modelGateway.agent.autoApprove` (user settings only: a workspace cannot approve commands). */
+    autoApprove: string[];
+    commandTimeoutSeconds: number;
   };
   /** `modelGateway.chat.prices`: per model, input and output price per million tokens. */
   prices: Record<string, { input: number; output: number }>;
@@ -122,6 +125,8 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         planModel: reader.string('agent.planModel', SETTINGS['agent.planModel'].default).trim(),
         mcpServers: c.get<unknown>('agent.mcpServers', {}),
         mcpTimeoutSeconds: reader.number('agent.mcpTimeoutSeconds'),
+        autoApprove: readAutoApprove(c.inspect<unknown>('agent.autoApprove')?.globalValue, problems),
+        commandTimeoutSeconds: reader.number('agent.commandTimeoutSeconds'),
       },
       prices: readPrices(c.get<unknown>('chat.prices', {})),
       images: {
@@ -149,6 +154,22 @@ function readProtectedFiles(value: unknown, problems: string[]): string[] {
       vscode.l10n.t('modelGateway.agent.protectedFiles must be a list of glob patterns; the defaults apply.'),
     );
   return [...SETTINGS['agent.protectedFiles'].default];
+}
+
+/**
+ * `modelGateway.agent.autoApprove` from the user's settings. A value of a workspace or folder is ignored: a cloned
+ * repository must not be able to approve commands for the agent.
+ */
+function readAutoApprove(value: unknown, problems: string[]): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value) && value.every((s) => typeof s === 'string'))
+    return value.map((s) => s.trim()).filter(Boolean);
+  problems.push(
+    vscode.l10n.t(
+      'modelGateway.agent.autoApprove must be a list of command prefixes; nothing is auto-approved.',
+    ),
+  );
+  return [];
 }
 
 /** The well-formed entries of `modelGateway.chat.prices` (a price is a finite number of 0 or more). */

@@ -88,6 +88,8 @@ export const SETTINGS = {
   'agent.planModel': { default: '' },
   'agent.mcpServers': { default: {} },
   'agent.mcpTimeoutSeconds': { default: 60, minimum: 1, maximum: 3600, integer: true },
+  'agent.autoApprove': { default: [] as string[] },
+  'agent.commandTimeoutSeconds': { default: 120, minimum: 1, maximum: 86_400, integer: true },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

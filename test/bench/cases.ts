@@ -2,6 +2,7 @@
 import { agentParserRows } from './agentParser';
 import { agentSearchRows } from './agentSearch';
 import { agentFixedPromptRows } from './agentFixedPrompt';
+import { agentCommandHostRows } from './agentCommandHost';
 import { agentLoopRows } from './agentLoop';
 import { agentLoopHostRows } from './agentLoopHost';
 import { agentMcpRows } from './agentMcp';
@@ -81,4 +82,5 @@ export const caseRunners: CaseRunner[] = [
   { n: 15, name: '15. Agent run in the webview', run: inBrowser(agentWebviewRows) },
   { n: 16, name: '16. Agent cost: fixed part of every request', run: agentFixedPromptRows },
   { n: 17, name: '17. Agent: first MCP tool call (plain Node)', run: agentMcpRows },
+  { n: 18, name: '18. Agent command: output to the model (extension host)', run: agentCommandHostRows },
 ];

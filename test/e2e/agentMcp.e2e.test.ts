@@ -1,6 +1,6 @@
 // MCP servers in the real editor (issue 27): the user's mcp.json (in code-server's user data, found from the
 // extension's global storage) starts the stdio fixture server on the first agent run. Each fixture tool's first call
-// waits for Approve; the results reach the model (the emulator's request log); a server whose command does not
+// waits for Run; the results reach the model (the emulator's request log); a server whose command does not
 // exist is reported in the turn and the run goes on; Stop ends a run whose tool never answers.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,9 +39,9 @@ describe('Agent with MCP servers in the real editor', function () {
     else writeFileSync(userMcpJson, before_);
   });
 
-  /** Clicks the first Approve the transcript shows (bounded wait). */
+  /** Clicks the first Run the transcript shows (bounded wait). */
   async function approve(frame: FrameLocator): Promise<void> {
-    const button = frame.getByRole('button', { name: 'Approve', exact: true }).first();
+    const button = frame.getByRole('button', { name: 'Run', exact: true }).first();
     await button.waitFor({ timeout: 60_000 });
     await button.click();
   }

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { runCommand, screenshot, webviewWith } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { emulatorKey } from '../harness/workspace';
-import { articles, send, until } from './chatHelpers';
+import { articles, openChat, send, until } from './chatHelpers';
 import { editorText, openFile } from './editorHelpers';
 import { startOwnEditor, waitForActivation, type OwnEditor } from './ownEditor';
 
@@ -61,6 +61,29 @@ describe('Restricted Mode (issue 20), in an editor with Workspace Trust on and a
       'the chat answer',
     );
     await screenshot(page, 'restricted-chat');
+  });
+
+  it('runs no command: Agent cannot be chosen, and a command script in the chat runs nothing', async () => {
+    const { page } = editor;
+    const frame = await openChat(page);
+    const mode = frame.getByRole('combobox', { name: 'Mode', exact: true });
+    assert.equal(await mode.locator('option[value="agent"]').isDisabled(), true);
+    const before = await articles(frame, /^Assistant /).count();
+    await send(frame, 'Run it [[agent:command-print]]');
+    const answer = articles(frame, /^Assistant /).nth(before);
+    await until(
+      async () => (await answer.innerText()).includes('No tools were offered, so I can only answer.'),
+      20_000,
+      'the answer without tools',
+    );
+    assert.equal(await frame.getByRole('button', { name: 'Run', exact: true }).count(), 0);
+    assert.equal(
+      await page
+        .locator('.terminal-tabs-entry, .single-terminal-tab')
+        .filter({ hasText: 'Model Gateway Agent' })
+        .count(),
+      0,
+    );
   });
 
   it('Generate Image asks for trust and, refused, requests and writes nothing', async () => {

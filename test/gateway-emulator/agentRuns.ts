@@ -114,6 +114,29 @@ export const CARRY_OUT_ANSWER = 'Carried out the plan: src/sample.ts now trims t
 
 /** How `carry-out` answers when the request does not carry the plan before its message. */
 export const NO_PLAN_ANSWER = 'I see no plan in this conversation to carry out.';
+/** The commands the `command-*` scripts run (tests look for them on the wire and in `ps`). */
+export const COMMANDS = {
+  print: 'node -e "console.log(6*7)"',
+  fail: 'node -e "console.error(\'boom: no such test\'); process.exit(3)"',
+  long: 'node -e "setTimeout(()=>{},600000)"',
+  chained: 'node -e "console.log(1)" && node -e "console.log(2)"',
+} as const;
+
+/** How the `command-*` scripts start their answer, before the result they received. */
+export const COMMAND_ANSWER_PREFIX = 'The command said: ';
+
+/** One command, then an answer that quotes its result (or reacts to a failure). */
+function commandScript(command: string): (seen: Observation[]) => AgentAction {
+  return (seen) => {
+    if (seen.length === 0) return call('Running it.', 'run_command', { command });
+    const result = seen[0].content;
+    const failed = /\[exit code [1-9]\d*\]/.test(result);
+    return {
+      kind: 'answer',
+      text: `${failed ? 'It failed. ' : ''}${COMMAND_ANSWER_PREFIX}${result}`,
+    };
+  };
+}
 
 const call = (say: string, name: string, args: Json): AgentAction => ({
   kind: 'call',
@@ -272,6 +295,21 @@ const SCRIPTS: Record<string, (seen: Observation[], prompt: string, previous: st
     if (seen.length === 1) return call('Calling lookup.', `${MCP_FIXTURE_SERVER}.lookup`, { word: 'after' });
     return { kind: 'answer', text: `${MCP_ANSWER_PREFIX}${seen.map((o) => o.content).join(' | ')}` };
   },
+  // run_command (issue 27): a quick command, a failing one, a long one (Stop and timeout tests).
+  'command-print': commandScript(COMMANDS.print),
+  'command-fail': commandScript(COMMANDS.fail),
+  'command-long': commandScript(COMMANDS.long),
+  // A plain command, then a chained one with the same prefix (which must still ask), then an answer with both.
+  'command-chain': (seen) => {
+    if (seen.length === 0) return call('First a plain one.', 'run_command', { command: COMMANDS.print });
+    if (seen.length === 1) return call('Now two at once.', 'run_command', { command: COMMANDS.chained });
+    return { kind: 'answer', text: `Both: ${seen.map((o) => o.content).join(' | ')}` };
+  },
+  // A command in a folder outside the workspace: refused before anyone is asked.
+  'command-outside': (seen) =>
+    seen.length === 0
+      ? call('Running above.', 'run_command', { command: COMMANDS.print, cwd: '..' })
+      : { kind: 'answer', text: `${COMMAND_ANSWER_PREFIX}${seen[0].content}` },
   // A read, then a stream that holds after its first words (Stop tests).
   stall: (seen) =>
     seen.length === 0

@@ -61,22 +61,34 @@ describe('Agent runs under the user’s control (real extension host, emulator)'
       assert.equal(await exists('.vscode/settings.json'), false, 'nothing is written while waiting');
       const user = session.conversation.turns.at(-2)!;
       // Approvals that do not name this row (another turn, another call) answer nothing.
-      await session.receive({ type: 'agentApproval', turnId: user.id, callId: first.id, approve: true });
+      await session.receive({ type: 'agentApproval', turnId: user.id, callId: first.id, choice: 'approve' });
       await session.receive({
         type: 'agentApproval',
         turnId: turn.id,
         callId: `${first.id}x`,
-        approve: true,
+        choice: 'approve',
+      });
+      // Nor does a choice the row did not offer (a protected file offers Approve and Skip, not Run).
+      await session.receive({ type: 'agentApproval', turnId: turn.id, callId: first.id, choice: 'run' });
+      await session.receive({
+        type: 'agentApproval',
+        turnId: turn.id,
+        callId: first.id,
+        choice: 'alwaysAllow',
       });
       assert.equal(toolRows(turn)[0].status, 'awaitingApproval');
-      await session.receive({ type: 'agentApproval', turnId: turn.id, callId: first.id, approve: false });
+      assert.deepEqual(
+        toolRows(turn)[0].choices?.map((c) => c.id),
+        ['approve', 'skip'],
+      );
+      await session.receive({ type: 'agentApproval', turnId: turn.id, callId: first.id, choice: 'skip' });
 
       await eventually(() => assert.equal(toolRows(turn)[1]?.status, 'awaitingApproval'), 20_000);
       assert.equal(toolRows(turn)[0].status, 'skipped');
       assert.equal(await exists('.vscode/settings.json'), false, 'a skipped file is never written');
       assert.equal(await exists('.vscode/tasks.json'), false, 'nothing is written while waiting');
       const second = toolRows(turn)[1];
-      await session.receive({ type: 'agentApproval', turnId: turn.id, callId: second.id, approve: true });
+      await session.receive({ type: 'agentApproval', turnId: turn.id, callId: second.id, choice: 'approve' });
       await sent;
 
       assert.equal(turn.status, 'complete', JSON.stringify(turn.error));
@@ -125,7 +137,7 @@ describe('Agent runs under the user’s control (real extension host, emulator)'
       assert.match(toolRows(turn)[0].result ?? '', /^Stopped by the user/);
       // A click that comes after Stop answers nothing.
       const callId = toolRows(turn)[0].id;
-      await session.receive({ type: 'agentApproval', turnId: turn.id, callId, approve: true });
+      await session.receive({ type: 'agentApproval', turnId: turn.id, callId, choice: 'approve' });
       assert.equal(await exists('.vscode/settings.json'), false);
     } finally {
       if (hadVscode) await removeIfThere('.vscode/settings.json');

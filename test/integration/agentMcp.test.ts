@@ -64,14 +64,15 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
     await emulator?.close();
   });
 
-  /** Approves the row awaiting approval at `index` once it asks, returning its question. */
+  /** Answers the row awaiting approval at `index` (Run unless told) once it asks, returning its question. */
   async function approveRow(
     turn: Awaited<ReturnType<typeof startAgent>>['turn'],
     index: number,
+    choice: 'run' | 'alwaysAllow' = 'run',
   ): Promise<string> {
     await eventually(() => assert.equal(toolRows(turn)[index]?.status, 'awaitingApproval'), 60_000);
     const row = toolRows(turn)[index];
-    await session.receive({ type: 'agentApproval', turnId: turn.id, callId: row.id, approve: true });
+    await session.receive({ type: 'agentApproval', turnId: turn.id, callId: row.id, choice });
     return row.approval ?? '';
   }
 
@@ -239,5 +240,38 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
       );
       assert.equal(toolRows(turn)[0].name, 'fixture.lookup');
     });
+  });
+  // Last: Always Allow stays in the workspace's state for the rest of this window.
+  it('Run allows a tool for its chat session; Always Allow for the workspace, in a new session too', async () => {
+    const first = await openSession();
+    try {
+      const { turn, sent } = await startAgent(first.session, 'Use the MCP tools [[agent:mcp]]');
+      const waitRow = async (index: number, choice: 'run' | 'alwaysAllow') => {
+        await eventually(() => assert.equal(toolRows(turn)[index]?.status, 'awaitingApproval'), 60_000);
+        const row = toolRows(turn)[index];
+        assert.deepEqual(
+          row.choices?.map((c) => c.id),
+          ['run', 'skip', 'alwaysAllow'],
+        );
+        await first.session.receive({ type: 'agentApproval', turnId: turn.id, callId: row.id, choice });
+      };
+      await waitRow(1, 'alwaysAllow');
+      await waitRow(2, 'run');
+      await waitRow(3, 'run');
+      await sent;
+    } finally {
+      first.release();
+    }
+    // A new chat session: lookup (Always Allow) runs at once; fail and picture (Run) ask again.
+    const second = await openSession();
+    try {
+      const { turn, sent } = await startAgent(second.session, 'Once more [[agent:mcp]]');
+      await eventually(() => assert.equal(toolRows(turn)[2]?.status, 'awaitingApproval'), 60_000);
+      assert.equal(toolRows(turn)[1]?.status, 'done', 'the always-allowed tool ran without asking');
+      await second.session.receive({ type: 'stop' });
+      await sent;
+    } finally {
+      second.release();
+    }
   });
 });

@@ -37,7 +37,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   agentDecision: { type: 'agentDecision', turnId: 't-1', decision: 'undo' },
   openChangedFile: { type: 'openChangedFile', turnId: 't-1', path: 'src/sample.ts' },
   agentContinue: { type: 'agentContinue', turnId: 't-1' },
-  agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', approve: false },
+  agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', choice: 'skip' },
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
   openTools: { type: 'openTools' },
   setToolEnabled: { type: 'setToolEnabled', name: 'read_file', enabled: false },
@@ -47,7 +47,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
 /** What each field must be: any string, a non-empty string, a non-blank model id, or one of a few words. */
 const FIELD_RULES: Record<
   string,
-  'string' | 'nonEmpty' | 'model' | 'enum' | 'count' | 'strings' | 'boolean'
+  'string' | 'nonEmpty' | 'model' | 'enum' | 'choice' | 'count' | 'strings' | 'boolean'
 > = {
   text: 'string',
   query: 'string',
@@ -68,9 +68,9 @@ const FIELD_RULES: Record<
   decision: 'enum',
   path: 'nonEmpty',
   callId: 'nonEmpty',
-  approve: 'boolean',
   name: 'nonEmpty',
   enabled: 'boolean',
+  choice: 'choice',
 };
 
 /** Values that are not strings, so never a valid field value. */
@@ -99,6 +99,9 @@ function badValues(rule: (typeof FIELD_RULES)[string]): unknown[] {
       return [...NOT_STRINGS, '', '   ', '\n', 'x'.repeat(257)];
     case 'enum':
       return [...NOT_STRINGS, '', 'delete', 'INSERT', 'toString', '__proto__', 'run'];
+    case 'choice':
+      // An approval answers only with a choice a row can offer: no free text, no "yes".
+      return [...NOT_STRINGS, '', 'Approve', 'yes', 'always', 'toString', '__proto__'];
     case 'boolean':
       return [undefined, null, 'true', 0, 1, [], {}];
     case 'count':

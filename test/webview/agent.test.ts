@@ -254,7 +254,7 @@ describe('agent mode (Chromium, real bundle)', function () {
       type: 'agentApproval',
       turnId: turn.id,
       callId: 'call_a',
-      approve: true,
+      choice: 'approve',
     });
     assert.equal(await first.getByRole('button', { name: 'Approve' }).count(), 0);
     assert.equal(await first.getByRole('button', { name: 'Skip' }).count(), 0);
@@ -268,7 +268,7 @@ describe('agent mode (Chromium, real bundle)', function () {
       type: 'agentApproval',
       turnId: turn.id,
       callId: 'call_b',
-      approve: false,
+      choice: 'skip',
     });
     assert.equal(await page.getByRole('button', { name: /^(Approve|Skip)$/ }).count(), 0);
     assert.equal((await hp.posted()).filter((m) => m.type === 'agentApproval').length, 2);
@@ -282,6 +282,42 @@ describe('agent mode (Chromium, real bundle)', function () {
       await page.getByRole('button', { name: 'Edit .vscode/tasks.json, skipped', exact: true }).count(),
       1,
     );
+  });
+
+  it('a command asks with the host’s choices: Run, Skip, Always Allow <prefix>; each click posts its choice', async () => {
+    const { page } = hp;
+    const turn = assistant('', { status: 'streaming', agent: { parts: [], files: [] } });
+    await send({ type: 'state', state: viewState([user('q'), turn], { busy: true }) });
+    const ask = (id: string): Promise<void> =>
+      send({
+        type: 'agentRow',
+        turnId: turn.id,
+        row: toolRow(id, 'run_command npm test', {
+          name: 'run_command',
+          status: 'awaitingApproval',
+          approval: 'Run `npm test` in app?',
+          choices: [
+            { id: 'run', label: 'Run' },
+            { id: 'skip', label: 'Skip' },
+            { id: 'alwaysAllow', label: 'Always Allow npm test' },
+          ],
+        }),
+      });
+    for (const id of ['call_r', 'call_s', 'call_a']) await ask(id);
+    await page.getByText('Run `npm test` in app?').first().waitFor();
+    const rows = page.locator('.agent-tool');
+    // Only the host's choices: no Approve on a command.
+    assert.equal(await rows.nth(0).getByRole('button', { name: 'Approve' }).count(), 0);
+    await rows.nth(0).getByRole('button', { name: 'Run', exact: true }).click();
+    await rows.nth(1).getByRole('button', { name: 'Skip', exact: true }).click();
+    await rows.nth(2).getByRole('button', { name: 'Always Allow npm test', exact: true }).click();
+    const answers = (await hp.posted()).filter((m) => m.type === 'agentApproval');
+    assert.deepEqual(answers.slice(-3), [
+      { type: 'agentApproval', turnId: turn.id, callId: 'call_r', choice: 'run' },
+      { type: 'agentApproval', turnId: turn.id, callId: 'call_s', choice: 'skip' },
+      { type: 'agentApproval', turnId: turn.id, callId: 'call_a', choice: 'alwaysAllow' },
+    ]);
+    assert.equal(await page.getByRole('button', { name: /^(Run|Skip|Always Allow)/ }).count(), 0);
   });
 
   it('the changed files: summary, notes and decisions, and buttons that post by their names', async () => {

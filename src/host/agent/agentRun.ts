@@ -12,7 +12,14 @@ import {
 } from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
 import type { AgentMessage, AgentToolCall, AgentToolSpec, ToolResult } from '../../agent/types';
-import { appendAgentText, putAgentRow, type AgentMeter, type AgentToolRow } from '../../chat/agentTurn';
+import {
+  appendAgentText,
+  putAgentRow,
+  type AgentMeter,
+  type AgentToolRow,
+  type ApprovalChoice,
+  type ApprovalChoiceId,
+} from '../../chat/agentTurn';
 import { estimateTokens } from '../../chat/tokens';
 import type { AssistantTurn, Conversation } from '../../chat/types';
 import type { ChatMessage } from '../../gateway/types';
@@ -22,12 +29,15 @@ import type { ExtensionConfig } from '../config';
 import { buildChatRequest } from '../chatRequest';
 import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
 import { PLAN_INSTRUCTIONS, planTools } from '../../agent/planMode';
+import type { AgentTerminals } from './agentTerminal';
 import type { CheckpointStore } from './checkpointStore';
+import { allowInUserSettings, runCommandTool } from './runCommand';
+import { readConfig } from '../config';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
 import { isToolEnabled, type ToolSource } from '../../agent/toolChoice';
 import type { ToolCatalog } from './toolCatalog';
-import { availableTools, type McpToolSource } from './toolSources';
+import { availableTools, type AlwaysAllowedTools, type McpToolSource } from './toolSources';
 import type { HostTool, ToolEnv } from './types';
 import { vscodeTool, vscodeToolSpecs } from './vscodeTools';
 
@@ -38,6 +48,7 @@ const SHOWN_CHARS = 4000;
 export interface AgentRunServices {
   toolEnv: ToolEnv;
   checkpoints: CheckpointStore;
+  terminals: AgentTerminals;
   protocolMemory: ProtocolMemory;
   tools: ToolCatalog;
   log: { info(message: string): void; warn(message: string): void };
@@ -46,6 +57,8 @@ export interface AgentRunServices {
   mcp?: McpToolSource;
   /** MCP tools the user approved in this chat session. */
   mcpAllowed?: Set<string>;
+  /** MCP tools the user always allows in this workspace. */
+  mcpAlways?: AlwaysAllowedTools;
 }
 
 /** What the run reports to the chat. */
@@ -53,8 +66,13 @@ export interface RunHooks {
   post(message: HostToWebview): void;
   /** The conversation changed (the store coalesces a save). */
   changed(): void;
-  /** Asks Approve / Skip on a row; resolves with the user's click (false on Stop). */
-  approve(callId: string, question: string, signal: AbortSignal): Promise<boolean>;
+  /** Asks on a row with these buttons; resolves with the user's click (undefined on Stop). */
+  ask(
+    callId: string,
+    question: string,
+    choices: readonly ApprovalChoice[],
+    signal: AbortSignal,
+  ): Promise<ApprovalChoiceId | undefined>;
 }
 
 /**
@@ -80,9 +98,28 @@ function cut(text: string): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}\n…` : text;
 }
 
+/** The buttons of a protected file's approval. */
+function approveOrSkip(): ApprovalChoice[] {
+  return [
+    { id: 'approve', label: vscode.l10n.t('Approve') },
+    { id: 'skip', label: vscode.l10n.t('Skip') },
+  ];
+}
+
+/** The buttons of an MCP tool's first call. */
+function runOrSkip(): ApprovalChoice[] {
+  return [
+    { id: 'run', label: vscode.l10n.t('Run') },
+    { id: 'skip', label: vscode.l10n.t('Skip') },
+    { id: 'alwaysAllow', label: vscode.l10n.t('Always Allow this tool') },
+  ];
+}
+
 /** A row's one-line summary before the tool has answered. */
 function pendingSummary(call: AgentToolCall): string {
-  const arg = ['path', 'query', 'glob'].map((k) => call.input[k]).find((v) => typeof v === 'string');
+  const arg = ['command', 'path', 'query', 'glob']
+    .map((k) => call.input[k])
+    .find((v) => typeof v === 'string');
   return typeof arg === 'string' ? `${call.name} ${arg}` : call.name;
 }
 
@@ -125,6 +162,7 @@ export class AgentRunner {
       edit_file: editFileTool(this.editEnv()),
       create_file: createFileTool(this.editEnv()),
       delete_file: deleteFileTool(this.editEnv()),
+      run_command: runCommandTool(this.commandEnv()),
     };
   }
 
@@ -139,12 +177,13 @@ export class AgentRunner {
     const listing = availableTools(this.builtinTools(), this.services.mcp, {
       approve: async (question, signal) => {
         const callId = this.currentCall ?? '';
-        const approved = await this.hooks.approve(callId, question, signal);
+        const choice = await this.hooks.ask(callId, question, runOrSkip(), signal);
         // A tool that takes a while after the click shows it is running, not still waiting.
-        if (approved) this.showRunning(callId);
-        return approved;
+        if (choice === 'run' || choice === 'alwaysAllow') this.showRunning(callId);
+        return choice === 'alwaysAllow' ? 'always' : choice === 'run';
       },
       allowed: this.services.mcpAllowed ?? new Set(),
+      always: this.services.mcpAlways,
     });
     // Stop while a server starts ends the run now (the loop sees the aborted signal); the start goes on and a
     // later run uses the server.
@@ -183,6 +222,20 @@ export class AgentRunner {
     return this.prepared;
   }
 
+  private commandEnv() {
+    return {
+      terminals: this.services.terminals,
+      settings: () => {
+        const agent = readConfig().config.agent;
+        return { autoApprove: agent.autoApprove, timeoutSeconds: agent.commandTimeoutSeconds };
+      },
+      ask: (question: string, choices: readonly ApprovalChoice[], signal: AbortSignal) =>
+        this.hooks.ask(this.currentCall ?? '', question, choices, signal),
+      allow: allowInUserSettings,
+      log: this.services.log,
+    };
+  }
+
   private editEnv() {
     const conversationId = this.conversation.id;
     return {
@@ -194,8 +247,8 @@ export class AgentRunner {
       },
       saveCheckpoints: () => this.services.checkpoints.save(conversationId),
       protectedPatterns: () => this.config.agent.protectedFiles,
-      approve: (question: string, signal: AbortSignal) =>
-        this.hooks.approve(this.currentCall ?? '', question, signal),
+      approve: async (question: string, signal: AbortSignal) =>
+        (await this.hooks.ask(this.currentCall ?? '', question, approveOrSkip(), signal)) === 'approve',
       noteChange: (change: FileChange) => this.noteChange(change),
     };
   }
@@ -316,6 +369,7 @@ export class AgentRunner {
           status: declined || unapproved ? 'skipped' : event.result.isError ? 'error' : 'done',
           result: cut(event.result.content),
           approval: undefined,
+          choices: undefined,
         } as AgentToolRow);
         this.currentCall = undefined;
         break;
@@ -359,9 +413,9 @@ export class AgentRunner {
   }
 
   /** Shows the row awaiting approval (called by the chat when a tool asks). */
-  showApproval(callId: string, question: string): void {
+  showApproval(callId: string, question: string, choices: readonly ApprovalChoice[]): void {
     const row = this.row.get(callId);
-    if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question });
+    if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question, choices: [...choices] });
   }
 
   private showRunning(callId: string): void {

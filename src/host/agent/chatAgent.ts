@@ -1,8 +1,8 @@
 // A chat session's agent: the Mode select, agent runs in the conversation, the changed files (changedFileActions.ts),
-// Continue after the step limit, the Approve/Skip clicks, and Restore Checkpoint.
+// Continue after the step limit, the approval clicks (Approve/Skip, Run/Skip/Always Allow), and Restore Checkpoint.
 import * as vscode from 'vscode';
 import type { ProtocolMemory } from '../../agent/modelCall';
-import type { AgentRun, ChatMode } from '../../chat/agentTurn';
+import type { AgentRun, ApprovalChoice, ApprovalChoiceId, ChatMode } from '../../chat/agentTurn';
 import { CARRY_OUT_PLAN } from '../../agent/planMode';
 import { truncateFrom } from '../../chat/conversation';
 import type { AssistantTurn, Conversation, UserTurn } from '../../chat/types';
@@ -11,17 +11,20 @@ import type { AgentAvailability, HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
 import type { ReviewController } from '../editor/reviewController';
 import type { AgentRunner } from './agentRun';
+import type { AgentTerminals } from './agentTerminal';
 import { ChangedFileActions, putBack } from './changedFileActions';
 import type { CheckpointStore } from './checkpointStore';
 import { readRules } from './rulesFiles';
 import type { ToolCatalog } from './toolCatalog';
-import type { McpToolSource } from './toolSources';
+import type { AlwaysAllowedTools, McpToolSource } from './toolSources';
 import type { ToolEnv } from './types';
 
 /** What every chat's agent shares (built once in activate). */
 export interface AgentServices {
   toolEnv: ToolEnv;
   checkpoints: CheckpointStore;
+  /** The "Model Gateway Agent" terminals of run_command. */
+  terminals: AgentTerminals;
   protocolMemory: ProtocolMemory;
   /** The tools a run can offer and the user's choice among them (the Tools picker). */
   tools: ToolCatalog;
@@ -29,6 +32,8 @@ export interface AgentServices {
   review?: ReviewController;
   /** The window's MCP servers. */
   mcp?: McpToolSource;
+  /** MCP tools the user always allows in this workspace. */
+  mcpAlways?: AlwaysAllowedTools;
 }
 
 /** What the agent needs of its chat session. */
@@ -92,8 +97,11 @@ export function agentAvailability(config: ExtensionConfig): AgentAvailability {
 export class ChatAgent {
   /** Runs that can be continued (paused at the step limit), by assistant turn id. */
   private readonly runners = new Map<string, AgentRunner>();
-  /** Clicks awaited, by `${turnId}/${callId}`. */
-  private readonly approvals = new Map<string, (approved: boolean) => void>();
+  /** Clicks awaited, by `${turnId}/${callId}`: the choices offered, and what takes the answer. */
+  private readonly approvals = new Map<
+    string,
+    { offered: readonly ApprovalChoiceId[]; done: (choice: ApprovalChoiceId | undefined) => void }
+  >();
   private readonly files: ChangedFileActions;
   /** MCP tools approved in this chat session: their later calls do not ask again. */
   private readonly mcpAllowed = new Set<string>();
@@ -155,8 +163,8 @@ export class ChatAgent {
       {
         post: (m) => this.host.post(m),
         changed: () => this.host.scheduleSave(this.host.conversation),
-        approve: (callId: string, question: string, signal: AbortSignal): Promise<boolean> =>
-          this.ask(turn.id, callId, question, signal, runner),
+        ask: (callId, question, choices, signal) =>
+          this.ask(turn.id, callId, question, choices, signal, runner),
       },
     );
     this.runners.set(turn.id, runner);
@@ -243,26 +251,27 @@ export class ChatAgent {
     });
   }
 
-  /** Waits for the user's Approve or Skip on the row of `callId`; Stop counts as Skip. */
+  /** Waits for the user's click on one of `choices` on the row of `callId`; Stop resolves undefined. */
   private ask(
     turnId: string,
     callId: string,
     question: string,
+    choices: readonly ApprovalChoice[],
     signal: AbortSignal,
     runner: AgentRunner,
-  ): Promise<boolean> {
-    runner.showApproval(callId, question);
-    return new Promise<boolean>((resolve) => {
+  ): Promise<ApprovalChoiceId | undefined> {
+    runner.showApproval(callId, question, choices);
+    return new Promise<ApprovalChoiceId | undefined>((resolve) => {
       const key = `${turnId}/${callId}`;
-      const done = (approved: boolean): void => {
+      const done = (choice: ApprovalChoiceId | undefined): void => {
         this.approvals.delete(key);
         signal.removeEventListener('abort', stopped);
-        resolve(approved);
+        resolve(choice);
       };
-      const stopped = (): void => done(false);
-      if (signal.aborted) return done(false);
+      const stopped = (): void => done(undefined);
+      if (signal.aborted) return done(undefined);
       signal.addEventListener('abort', stopped, { once: true });
-      this.approvals.set(key, done);
+      this.approvals.set(key, { offered: choices.map((c) => c.id), done });
     });
   }
 
@@ -276,9 +285,10 @@ export class ChatAgent {
     this.host.post({ type: 'tools', tools: await this.host.services.tools.setEnabled(name, enabled) });
   }
 
-  /** The user's click on Approve or Skip. */
-  approve(turnId: string, callId: string, approved: boolean): void {
-    this.approvals.get(`${turnId}/${callId}`)?.(approved);
+  /** The user's click on a choice; a choice the row did not offer answers nothing. */
+  approve(turnId: string, callId: string, choice: ApprovalChoiceId): void {
+    const waiting = this.approvals.get(`${turnId}/${callId}`);
+    if (waiting?.offered.includes(choice)) waiting.done(choice);
   }
 
   private agentTurn(turnId: string): { turn: AgentTurn; user: UserTurn } | undefined {

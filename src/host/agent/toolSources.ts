@@ -22,13 +22,31 @@ export interface McpToolSource {
 
 /** How a run asks before an MCP tool's first call, and what it remembers. */
 export interface McpApproval {
-  /** Asks Approve / Skip on the current row; false on Skip or Stop. */
-  approve(question: string, signal: AbortSignal): Promise<boolean>;
-  /**
-   * Tools the user approved in this chat session: their later calls run without asking. (Until the approval
-   * hook offers "Always Allow", approving the first call allows the tool for the session.)
-   */
+  /** Asks Run / Skip / Always Allow on the current row: true for Run, 'always', false on Skip or Stop. */
+  approve(question: string, signal: AbortSignal): Promise<boolean | 'always'>;
+  /** Tools the user let run in this chat session: their later calls run without asking. */
   allowed: Set<string>;
+  /** Tools the user always allows in this workspace (Always Allow). */
+  always?: AlwaysAllowedTools;
+}
+
+/** The MCP tools the user clicked Always Allow for, kept per workspace (never from a file the agent can write). */
+export class AlwaysAllowedTools {
+  private static readonly KEY = 'modelGateway.agent.mcpAlwaysAllowed';
+  constructor(private readonly state: vscode.Memento) {}
+
+  has(name: string): boolean {
+    return this.names().includes(name);
+  }
+
+  async add(name: string): Promise<void> {
+    if (!this.has(name)) await this.state.update(AlwaysAllowedTools.KEY, [...this.names(), name].sort());
+  }
+
+  private names(): string[] {
+    const stored = this.state.get<unknown>(AlwaysAllowedTools.KEY);
+    return Array.isArray(stored) ? stored.filter((n): n is string => typeof n === 'string') : [];
+  }
 }
 
 /** Longest input shown in an approval question. */
@@ -44,6 +62,8 @@ export async function availableTools(
     spec,
     run: builtin[spec.name],
     origin: 'builtin',
+    // A command's output is cut at its start: errors and summaries come last.
+    ...(spec.name === 'run_command' ? { keep: 'tail' as const } : {}),
   }));
   if (!mcp) return { tools, failures: [] };
   const listed = await mcp.tools();
@@ -57,7 +77,7 @@ export async function availableTools(
 /** The tool's run, asking the user before its first call in the session. */
 function approvedFirst(tool: McpTool, approval: McpApproval): AgentTool['run'] {
   return async (input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> => {
-    if (!approval.allowed.has(tool.spec.name)) {
+    if (!approval.allowed.has(tool.spec.name) && !approval.always?.has(tool.spec.name)) {
       const shown = JSON.stringify(input);
       const question = vscode.l10n.t(
         'Run the tool "{0}" of the MCP server "{1}" with {2}?',
@@ -65,7 +85,9 @@ function approvedFirst(tool: McpTool, approval: McpApproval): AgentTool['run'] {
         tool.server,
         shown.length > QUESTION_INPUT_CHARS ? `${shown.slice(0, QUESTION_INPUT_CHARS)}…` : shown,
       );
-      if (!(await approval.approve(question, signal)))
+      const answer = await approval.approve(question, signal);
+      if (answer === 'always') await approval.always?.add(tool.spec.name);
+      if (!answer)
         return {
           // l10n-exempt: read by the model
           content: `The user declined to run ${tool.spec.name}. Do not try to get its result another way.`,

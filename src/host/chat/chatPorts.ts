@@ -1,6 +1,6 @@
 // The narrow interfaces a chat session and its webview dispatcher depend on, so neither imports the hub
 // (which creates sessions): history, storage, settings, gateway and log, and what the dispatcher asks of a session.
-import type { ChatMode } from '../../chat/agentTurn';
+import type { ApprovalChoiceId, ChatMode } from '../../chat/agentTurn';
 import type { Conversation, ConversationSummary } from '../../chat/types';
 import type { GatewayClient } from '../../gateway/types';
 import type { ContextWebviewMessage, ImageAction, ModelOption, OnboardingState } from '../../protocol';
@@ -100,8 +100,8 @@ export interface AgentActions {
   openChangedFile(turnId: string, path: string): Promise<void>;
   /** Resumes a run paused at the step limit. */
   continueRun(turnId: string): Promise<void>;
-  /** The user's click on Approve or Skip of a call waiting for approval. */
-  approve(turnId: string, callId: string, approve: boolean): void;
+  /** The user's click on one of the choices (Approve, Skip, Run, Always Allow) of a call waiting for approval. */
+  approve(turnId: string, callId: string, choice: ApprovalChoiceId): void;
   /** "Start with Agent" under a plan: Agent mode, and "Carry out this plan" sent. */
   startWithAgent(turnId: string): Promise<void>;
   /** Puts the files back as they were before this user turn's run, and removes the turns from it on. */

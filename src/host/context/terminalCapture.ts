@@ -73,17 +73,29 @@ export class TerminalCapture implements vscode.Disposable {
 /**
  * Reads one execution to its end: its plain output (`undefined` when none arrived) and exit code. Call it as the
  * execution starts; for a command the extension runs itself, call it right after `executeCommand`, so that the
- * reader is listening before the command starts and nothing is lost.
+ * reader is listening before the command starts and nothing is lost. `cutOff` stops the reading with what arrived
+ * so far: a killed terminal never ends its execution's stream.
  */
 export async function readExecution(
   execution: vscode.TerminalShellExecution,
   maxOutputChars: number,
+  cutOff?: AbortSignal,
 ): Promise<TerminalRun> {
   const buffer = new OutputBuffer(maxOutputChars);
   let drained!: () => void;
   const ended = exitCodeOf(execution, new Promise<void>((resolve) => (drained = resolve)));
+  // `read()` is called here, synchronously: VS Code only forwards data to a stream that exists when it arrives.
+  const chunks = execution.read()[Symbol.asyncIterator]();
+  const cut = new Promise<'cut'>((resolve) => {
+    if (cutOff?.aborted) resolve('cut');
+    cutOff?.addEventListener('abort', () => resolve('cut'), { once: true });
+  });
   try {
-    for await (const data of execution.read()) buffer.append(data);
+    for (;;) {
+      const next = await Promise.race([chunks.next(), cut]);
+      if (next === 'cut' || next.done) break;
+      buffer.append(next.value);
+    }
   } catch {
     // A terminal killed mid-command ends the stream with an error; keep what arrived.
   }

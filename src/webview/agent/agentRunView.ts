@@ -212,8 +212,7 @@ export class AgentRunView {
 
   private toolRow(row: AgentToolRow): ToolRowView {
     const view = new ToolRowView(row, {
-      approve: (callId, approve) =>
-        this.post({ type: 'agentApproval', turnId: this.turnId, callId, approve }),
+      choose: (callId, choice) => this.post({ type: 'agentApproval', turnId: this.turnId, callId, choice }),
     });
     this.rows.set(row.id, view);
     return view;

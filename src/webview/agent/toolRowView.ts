@@ -1,15 +1,16 @@
 /**
  * One tool call of an agent run: a compact one-line button (status icon and summary) that expands to the call's
- * input and result as plain text, and, while the call waits for the user, its question with Approve and Skip.
+ * input and result as plain text, and, while the call waits for the user, its question with its choices (Approve and
+ * Skip for a protected file; Run, Skip and Always Allow for a command).
  * Everything the model or a tool wrote goes in as text nodes, never as HTML.
  */
 import * as l10n from '@vscode/l10n';
-import type { AgentToolRow, AgentToolStatus } from '../../chat/agentTurn';
+import type { AgentToolRow, AgentToolStatus, ApprovalChoice, ApprovalChoiceId } from '../../chat/agentTurn';
 import { h, icon, textButton, uniqueId } from '../dom';
 
 /** What a row reports to its run. */
 export interface ToolRowHandlers {
-  approve(callId: string, approve: boolean): void;
+  choose(callId: string, choice: ApprovalChoiceId): void;
 }
 
 /** The status's icon and the words a screen reader says after the summary. */
@@ -26,6 +27,16 @@ function statusLook(status: AgentToolStatus): { icon: HTMLElement; label: string
     case 'skipped':
       return { icon: icon('circle-slash'), label: l10n.t('skipped') };
   }
+}
+
+/** The row's buttons: the host's, or Approve and Skip. */
+function choicesOf(row: AgentToolRow): ApprovalChoice[] {
+  return (
+    row.choices ?? [
+      { id: 'approve', label: l10n.t('Approve') },
+      { id: 'skip', label: l10n.t('Skip') },
+    ]
+  );
 }
 
 /** JSON input shown indented when it parses (it may have been cut for display, then it shows as it came). */
@@ -107,9 +118,9 @@ export class ToolRowView {
       this.approvalBox.replaceChildren();
       return;
     }
-    const answer = (approve: boolean): void => {
+    const answer = (choice: ApprovalChoiceId): void => {
       this.answered = true;
-      this.handlers.approve(row.id, approve);
+      this.handlers.choose(row.id, choice);
       this.renderApproval();
       // The buttons are gone; the row keeps the focus so the keyboard user stays in place.
       this.button.focus();
@@ -120,8 +131,10 @@ export class ToolRowView {
       h(
         'span',
         { class: 'agent-approval-buttons' },
-        textButton(l10n.t('Approve'), () => answer(true)),
-        textButton(l10n.t('Skip'), () => answer(false), { secondary: true }),
+        // The first choice (Approve, Run) is the primary button.
+        ...choicesOf(row).map((choice, index) =>
+          textButton(choice.label, () => answer(choice.id), { secondary: index > 0 }),
+        ),
       ),
     );
   }

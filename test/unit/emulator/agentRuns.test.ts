@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import {
   agentRunOf,
   CARRY_OUT_ANSWER,
+  COMMAND_ANSWER_PREFIX,
+  COMMANDS,
   EDIT_TWO_ANSWER,
   NO_PLAN_ANSWER,
   PLAN_ANSWER,
@@ -54,6 +56,28 @@ describe('Emulator: scripted agent runs', () => {
     ['native', nativeBody],
     ['text', textBody],
   ] as const) {
+    it(`command scripts run their command, then react to its result (${label})`, () => {
+      const first = nextAgentAction(agentRunOf(body('command-fail', []))!);
+      assert.deepEqual(first.kind === 'call' && first.calls, [
+        { name: 'run_command', args: { command: COMMANDS.fail } },
+      ]);
+      const failed = nextAgentAction(
+        agentRunOf(body('command-fail', [['run_command', 'boom: no such test\n[exit code 3]']]))!,
+      );
+      assert.deepEqual(failed, {
+        kind: 'answer',
+        text: `It failed. ${COMMAND_ANSWER_PREFIX}boom: no such test\n[exit code 3]`,
+      });
+      const printed = nextAgentAction(
+        agentRunOf(body('command-print', [['run_command', '42\n[exit code 0]']]))!,
+      );
+      assert.deepEqual(printed, { kind: 'answer', text: `${COMMAND_ANSWER_PREFIX}42\n[exit code 0]` });
+      const chained = nextAgentAction(
+        agentRunOf(body('command-chain', [['run_command', '42\n[exit code 0]']]))!,
+      );
+      assert.deepEqual(chained.kind === 'call' && chained.calls[0].args, { command: COMMANDS.chained });
+    });
+
     it(`edit-two reads, searches, retries an ambiguous edit, edits the README, then answers (${label})`, () => {
       const steps: Array<[string, string]> = [];
       const names: string[] = [];
