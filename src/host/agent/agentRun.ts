@@ -176,10 +176,7 @@ export class AgentRunner {
     if (this.prepared) return this.prepared;
     const listing = availableTools(this.builtinTools(), this.services.mcp, {
       approve: async (question, signal) => {
-        const callId = this.currentCall ?? '';
-        const choice = await this.hooks.ask(callId, question, runOrSkip(), signal);
-        // A tool that takes a while after the click shows it is running, not still waiting.
-        if (choice === 'run' || choice === 'alwaysAllow') this.showRunning(callId);
+        const choice = await this.askOnRow(question, runOrSkip(), signal);
         return choice === 'alwaysAllow' ? 'always' : choice === 'run';
       },
       allowed: this.services.mcpAllowed ?? new Set(),
@@ -230,7 +227,7 @@ export class AgentRunner {
         return { autoApprove: agent.autoApprove, timeoutSeconds: agent.commandTimeoutSeconds };
       },
       ask: (question: string, choices: readonly ApprovalChoice[], signal: AbortSignal) =>
-        this.hooks.ask(this.currentCall ?? '', question, choices, signal),
+        this.askOnRow(question, choices, signal),
       allow: allowInUserSettings,
       log: this.services.log,
     };
@@ -248,7 +245,7 @@ export class AgentRunner {
       saveCheckpoints: () => this.services.checkpoints.save(conversationId),
       protectedPatterns: () => this.config.agent.protectedFiles,
       approve: async (question: string, signal: AbortSignal) =>
-        (await this.hooks.ask(this.currentCall ?? '', question, approveOrSkip(), signal)) === 'approve',
+        (await this.askOnRow(question, approveOrSkip(), signal)) === 'approve',
       noteChange: (change: FileChange) => this.noteChange(change),
     };
   }
@@ -418,9 +415,25 @@ export class AgentRunner {
     if (row) this.putRow({ ...row, status: 'awaitingApproval', approval: question, choices: [...choices] });
   }
 
+  /**
+   * Asks on the current call's row; once the user lets it go on, the row shows it running, not still waiting (so
+   * Stop during the tool's work reads as a stopped run, not as an approval never given).
+   */
+  private async askOnRow(
+    question: string,
+    choices: readonly ApprovalChoice[],
+    signal: AbortSignal,
+  ): Promise<ApprovalChoiceId | undefined> {
+    const callId = this.currentCall ?? '';
+    const choice = await this.hooks.ask(callId, question, choices, signal);
+    if (choice !== undefined && choice !== 'skip') this.showRunning(callId);
+    return choice;
+  }
+
   private showRunning(callId: string): void {
     const row = this.row.get(callId);
-    if (row?.status === 'awaitingApproval') this.putRow({ ...row, status: 'running', approval: undefined });
+    if (row?.status === 'awaitingApproval')
+      this.putRow({ ...row, status: 'running', approval: undefined, choices: undefined });
   }
 
   private putRow(row: AgentToolRow): void {

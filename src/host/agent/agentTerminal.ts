@@ -40,9 +40,11 @@ export class AgentTerminals implements vscode.Disposable {
     let terminal = [...this.idle].find((t) => sameFolder(t.shellIntegration?.cwd, cwd));
     for (const other of this.idle) if (other !== terminal) other.dispose();
     this.idle.clear();
+    const fresh = terminal === undefined;
     terminal ??= vscode.window.createTerminal({ name: AGENT_TERMINAL_NAME, cwd, env: AGENT_ENV });
     this.busy.add(terminal);
     const shellIntegration = await shellIntegrationOf(terminal, this.shellIntegrationTimeoutMs, signal);
+    if (shellIntegration && fresh) await settled(terminal, shellIntegration, signal);
     const chosen = terminal;
     const release = (reusable: boolean): void => {
       if (!this.busy.delete(chosen)) return;
@@ -64,6 +66,39 @@ export class AgentTerminals implements vscode.Disposable {
     this.busy.clear();
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** Longest wait for a new shell's first (empty) command to end. */
+const SETTLE_TIMEOUT_MS = 5_000;
+
+/**
+ * A new shell reports its integration while it is still drawing its first prompt, and a command sent then was seen
+ * to run with its output in neither the terminal nor the execution's stream (the prompt and the command interleaved).
+ * So a new terminal first runs the shell's no-op `:` and the command goes after it has ended, at a drawn prompt.
+ */
+async function settled(
+  terminal: vscode.Terminal,
+  shellIntegration: vscode.TerminalShellIntegration,
+  signal: AbortSignal,
+): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      ended.dispose();
+      closed.dispose();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
+    const ended = vscode.window.onDidEndTerminalShellExecution((e) => {
+      if (e.terminal === terminal) done();
+    });
+    const closed = vscode.window.onDidCloseTerminal((t) => {
+      if (t === terminal) done();
+    });
+    signal.addEventListener('abort', done, { once: true });
+    shellIntegration.executeCommand(':');
+  });
 }
 
 function sameFolder(a: vscode.Uri | undefined, b: vscode.Uri): boolean {
