@@ -1,5 +1,5 @@
 /**
- * Extension-host entry of case 17 (loaded as extensionTestsPath in the real editor): real Agent-mode runs of the
+ * Extension-host entry of case 18 (loaded as extensionTestsPath in the real editor): real Agent-mode runs of the
  * chat session on the emulator's `command-print` script, whose one run_command (`node -e "console.log(6*7)"`) the
  * user's own allow-list approves (`modelGateway.agent.autoApprove: ["node"]`), so no click is in the way. Per run:
  * the shell-integration end event of the command (heard by a listener of this process, one clock with the
@@ -44,7 +44,8 @@ const clock = (): number => performance.timeOrigin + performance.now();
 
 type HostTool = (input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: string }>;
 interface RunnerInside {
-  tools(): Map<string, { spec: unknown; run: HostTool }>;
+  /** The built-in tools by name, before the run adds MCP and other extensions' tools. */
+  builtinTools(): Record<string, HostTool>;
 }
 interface ChatAgentInside {
   runner(turn: unknown, userTurnId: string): RunnerInside;
@@ -57,21 +58,20 @@ function timeCommands(agent: unknown, into: Array<{ began: number; done: number;
   const make = inside.runner.bind(inside);
   inside.runner = (turn, userTurnId) => {
     const runner = make(turn, userTurnId);
-    const tools = runner.tools.bind(runner);
-    runner.tools = () => {
-      const map = tools();
-      const tool = map.get('run_command');
-      if (!tool) throw new Error('no run_command tool');
-      map.set('run_command', {
-        ...tool,
-        run: async (input, signal) => {
-          const began = clock();
-          const result = await tool.run(input, signal);
-          into.push({ began, done: clock(), content: result.content });
-          return result;
-        },
-      });
-      return map;
+    if (typeof runner.builtinTools !== 'function')
+      throw new Error('the runner has no builtinTools() to wrap');
+    const builtin = runner.builtinTools.bind(runner);
+    runner.builtinTools = () => {
+      const tools = builtin();
+      const command = tools.run_command;
+      if (!command) throw new Error('no run_command tool');
+      tools.run_command = async (input, signal) => {
+        const began = clock();
+        const result = await command(input, signal);
+        into.push({ began, done: clock(), content: result.content });
+        return result;
+      };
+      return tools;
     };
     return runner;
   };
