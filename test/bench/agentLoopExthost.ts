@@ -58,7 +58,8 @@ interface ToolRun {
 
 type HostTool = (input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: string }>;
 interface RunnerInside {
-  tools(): Map<string, { spec: unknown; run: HostTool }>;
+  /** The built-in tools by name, before the run adds MCP and other extensions' tools. */
+  builtinTools(): Record<string, HostTool>;
 }
 interface ChatAgentInside {
   runner(turn: unknown, userTurnId: string): RunnerInside;
@@ -71,21 +72,20 @@ function timeTools(agent: unknown, into: ToolRun[]): void {
   const make = inside.runner.bind(inside);
   inside.runner = (turn, userTurnId) => {
     const runner = make(turn, userTurnId);
-    const tools = runner.tools.bind(runner);
-    runner.tools = () => {
-      const map = tools();
-      for (const [name, tool] of map) {
-        map.set(name, {
-          ...tool,
-          run: async (input, signal) => {
-            const began = clock();
-            const result = await tool.run(input, signal);
-            into.push({ began, done: clock(), chars: result.content.length });
-            return result;
-          },
-        });
+    if (typeof runner.builtinTools !== 'function')
+      throw new Error('the runner has no builtinTools() to wrap');
+    const builtin = runner.builtinTools.bind(runner);
+    runner.builtinTools = () => {
+      const tools = builtin();
+      for (const [name, tool] of Object.entries(tools)) {
+        tools[name] = async (input, signal) => {
+          const began = clock();
+          const result = await tool(input, signal);
+          into.push({ began, done: clock(), chars: result.content.length });
+          return result;
+        };
       }
-      return map;
+      return tools;
     };
     return runner;
   };
