@@ -108,6 +108,9 @@ function nodeBundle(entry, outfile, extraPlugins = []) {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow (they would run against
+    // dist/ at run time and fail); its ES module build bundles whole.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     plugins: [llhttpFromDisk, undiciUnusedLeftOut, ...extraPlugins],
   };
 }

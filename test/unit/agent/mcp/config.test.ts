@@ -22,6 +22,15 @@ describe('agent/mcp/config: VS Code mcp.json and the setting', () => {
     assert.deepEqual(value, { url: 'http://x/y//z', list: [1, 2], text: 'a /* not */ b, ]' });
   });
 
+  it('a file that is not JSON even with comments allowed is a SyntaxError that says where', () => {
+    for (const bad of ['{ "a": }', '{ "a": 1', '', '{ "a": 1 } x'])
+      assert.throws(
+        () => parseJsonc(bad),
+        (e: unknown) => e instanceof SyntaxError && /offset \d+/.test(e.message),
+        bad,
+      );
+  });
+
   it('reads stdio and http servers in the servers format, the type implied or given', () => {
     const part = parseMcpJson(
       `{
