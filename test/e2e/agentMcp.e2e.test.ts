@@ -3,11 +3,12 @@
 // waits for Run; the results reach the model (the emulator's request log); a server whose command does not
 // exist is reported in the turn and the run goes on; Stop ends a run whose tool never answers.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { FAIL_TEXT, LOOKUP_TOKEN } from '../fixtures/mcp-server/server';
 import { MCP_ANSWER_PREFIX } from '../gateway-emulator/agentRuns';
+import { acceptInputBox } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { articles, emulator, openNewChat, send, until } from './chatHelpers';
@@ -52,7 +53,7 @@ describe('Agent with MCP servers in the real editor', function () {
     return frame;
   }
 
-  it('calls the fixture tools after Approve: the results are on the wire, the missing server is reported', async () => {
+  it('calls the fixture tools after Run: the results are on the wire, the missing server is reported', async () => {
     const frame = await agentChat();
     const since = emulator().requests.length;
     await send(frame, 'Use the MCP tools [[agent:mcp]]');
@@ -98,4 +99,52 @@ describe('Agent with MCP servers in the real editor', function () {
       .waitFor({ timeout: 15_000 });
     assert.equal(chatRequestsOf(emulator(), since).length, 1, 'no step after Stop');
   });
+
+  // Last: it rewrites the user's mcp.json; `after` puts back what was there before the suite.
+  it('an ${input:…} value is asked once in a password box, reaches the server, and is in no log', async () => {
+    const secret = `mcp-secret-${Date.now()}`;
+    const servers = {
+      fixture: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [FIXTURE_SCRIPT],
+        env: { MCP_FIXTURE_SECRET: '${input:fixture-token}' },
+      },
+    };
+    const inputs = [
+      { type: 'promptString', id: 'fixture-token', description: 'Fixture token', password: true },
+    ];
+    writeFileSync(userMcpJson, JSON.stringify({ inputs, servers }, null, 2));
+    const run = async (text: string, asked: boolean): Promise<string[]> => {
+      const frame = await agentChat();
+      const since = emulator().requests.length;
+      await send(frame, text);
+      if (asked) await acceptInputBox(e2e().page, secret, { password: true, timeoutMs: 60_000 });
+      for (let i = 0; i < 3; i++) await approve(frame);
+      const answer = articles(frame, /^Assistant /).last();
+      await until(async () => (await answer.innerText()).includes(MCP_ANSWER_PREFIX), 60_000, 'the answer');
+      return (chatRequestsOf(emulator(), since).at(-1)!.body as Body).messages
+        .filter((m) => m.role === 'tool')
+        .map((m) => m.content ?? '');
+    };
+    const first = await run('Use the MCP tools [[agent:mcp]]', true);
+    assert.equal(first[0], `${LOOKUP_TOKEN}: "gateway" means 7 letters. Secret: ${secret}.`);
+    // A new extension host starts the server again with the stored value: no box this time.
+    await e2e().reload();
+    const again = await run('Once more [[agent:mcp]]', false);
+    assert.equal(again[0], first[0]);
+    assert.equal(await e2e().page.locator('.quick-input-widget input[type="password"]').count(), 0);
+    const logs = filesUnder(join(e2e().server.userDataDir, 'logs'));
+    assert.ok(logs.length > 0, 'the logs were searched');
+    for (const file of logs)
+      assert.ok(!readFileSync(file, 'utf8').includes(secret), `the secret is in ${file}`);
+  });
 });
+
+/** Every file below `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}

@@ -242,7 +242,7 @@ describe('Agent with MCP servers (real extension host, fixture server)', functio
     });
   });
   // Last: Always Allow stays in the workspace's state for the rest of this window.
-  it('Run allows a tool for its chat session; Always Allow for the workspace, in a new session too', async () => {
+  it('Run allows a tool for its conversation; Always Allow for the workspace, in a new session too', async () => {
     const first = await openSession();
     try {
       const { turn, sent } = await startAgent(first.session, 'Use the MCP tools [[agent:mcp]]');

@@ -103,8 +103,8 @@ export class ChatAgent {
     { offered: readonly ApprovalChoiceId[]; done: (choice: ApprovalChoiceId | undefined) => void }
   >();
   private readonly files: ChangedFileActions;
-  /** MCP tools approved in this chat session: their later calls do not ask again. */
-  private readonly mcpAllowed = new Set<string>();
+  /** MCP tools the user let run (Run), by conversation: their later calls in that conversation do not ask again. */
+  private readonly mcpAllowed = new Map<string, Set<string>>();
 
   constructor(private readonly host: AgentHost) {
     this.files = new ChangedFileActions(host, (turnId) => this.agentTurn(turnId));
@@ -148,13 +148,20 @@ export class ChatAgent {
     this.finish(agentTurn, result, runner, signal);
   }
 
+  /** The MCP tools allowed in one conversation (a new chat asks again). */
+  private allowedIn(conversationId: string): Set<string> {
+    let allowed = this.mcpAllowed.get(conversationId);
+    if (!allowed) this.mcpAllowed.set(conversationId, (allowed = new Set()));
+    return allowed;
+  }
+
   private runner(turn: AgentTurn, userTurnId: string): AgentRunner {
     const runner: AgentRunner = new (agentRuntime().AgentRunner)(
       {
         ...this.host.services,
         log: this.host.log,
         client: () => this.host.client(),
-        mcpAllowed: this.mcpAllowed,
+        mcpAllowed: this.allowedIn(this.host.conversation.id),
       },
       this.host.config,
       this.host.conversation,

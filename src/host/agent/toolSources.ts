@@ -24,7 +24,7 @@ export interface McpToolSource {
 export interface McpApproval {
   /** Asks Run / Skip / Always Allow on the current row: true for Run, 'always', false on Skip or Stop. */
   approve(question: string, signal: AbortSignal): Promise<boolean | 'always'>;
-  /** Tools the user let run in this chat session: their later calls run without asking. */
+  /** Tools the user let run (Run) in this conversation: their later calls there run without asking. */
   allowed: Set<string>;
   /** Tools the user always allows in this workspace (Always Allow). */
   always?: AlwaysAllowedTools;
