@@ -87,7 +87,7 @@ describe('Getting Started walkthrough (issue 20), in a fresh editor without a ke
     assert.equal(await walkthrough(page).count(), 0, 'the walkthrough opened a second time');
   });
 
-  it('checks "Set your API key" only once a key is stored, and Test Connection once it ran', async () => {
+  it('checks "Set your API key" only once a key is stored, and Test Connection once the connection worked', async () => {
     const { page } = editor;
     await runCommand(page, 'Welcome: Open Walkthrough...');
     await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: TITLE }).first().click();
@@ -104,7 +104,8 @@ describe('Getting Started walkthrough (issue 20), in a fresh editor without a ke
     await acceptInputBox(page, emulatorKey, { password: true });
     await page.locator(`${stepSelector('setApiKey')}[aria-checked="true"]`).waitFor({ timeout: 15_000 });
 
-    assert.equal(await step(page, 'testConnection').getAttribute('aria-checked'), 'false');
+    // Not asserted unchecked here: a key that works checks the connection step by itself (issue 25, finding 8: the
+    // steps follow the real state), and the model listing that a new key starts may already have succeeded.
     await step(page, 'testConnection').click();
     await stepButton(page, 'testConnection', 'Test Connection').click();
     await page.locator(`${stepSelector('testConnection')}[aria-checked="true"]`).waitFor({ timeout: 15_000 });
