@@ -108,6 +108,8 @@ export const BUILTIN_TOOLS: readonly AgentToolSpec[] = [
       ['command'],
     ),
     readOnly: false,
+    // Errors and summaries come last.
+    keep: 'tail',
   },
 ];
 

@@ -188,7 +188,7 @@ async function runCalls(
     }
     const cut = truncateToolResult(raw.content, {
       maxTokens: options.maxToolResultTokens ?? DEFAULT_MAX_TOOL_RESULT_TOKENS,
-      keep: tool.keep ?? 'head',
+      keep: tool.keep ?? tool.spec.keep ?? 'head',
       estimateTokens: options.estimateTokens,
       howToGetRest: tool.howToGetRest,
     });

@@ -20,6 +20,8 @@ export interface AgentToolSpec {
   parameters: JsonSchemaObject;
   /** True when the tool never changes the workspace (allowed in Plan mode). */
   readOnly: boolean;
+  /** Which end of a long result the loop keeps: the head (reads, the default) or the tail (command output). */
+  keep?: 'head' | 'tail';
 }
 
 /** One call the model made, input parsed. */

@@ -62,8 +62,6 @@ export async function availableTools(
     spec,
     run: builtin[spec.name],
     origin: 'builtin',
-    // A command's output is cut at its start: errors and summaries come last.
-    ...(spec.name === 'run_command' ? { keep: 'tail' as const } : {}),
   }));
   if (!mcp) return { tools, failures: [] };
   const listed = await mcp.tools();

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { type AgentEvent, MAX_BAD_CALLS_IN_A_ROW, continueAgent, runAgent } from '../../../src/agent/loop';
+import { BUILTIN_TOOLS } from '../../../src/agent/builtinTools';
 import type { AgentMessage, ModelStepEvent } from '../../../src/agent/types';
 import { ScriptedModel, baseOptions, call, fakeTool, hangingStream, say } from './fakes';
 
@@ -273,9 +274,11 @@ describe('agent loop: long runs', () => {
 
   it('cuts a long result to maxToolResultTokens: the head of a read, the tail of command output', async () => {
     const read = fakeTool('read_file', () => ({ content: lines(1000) }));
-    const command = fakeTool('run_command', () => ({ content: lines(1000) }), { keep: 'tail' });
+    // The tail is kept because run_command's own spec says so, as the host's listing passes it.
+    const spec = BUILTIN_TOOLS.find((t) => t.name === 'run_command');
+    const command = fakeTool('run_command', () => ({ content: lines(1000) }), { spec });
     const model = new ScriptedModel([
-      [call('read_file', { path: 'big.txt' }), call('run_command', { path: 'x' })],
+      [call('read_file', { path: 'big.txt' }), call('run_command', { command: 'npm test' })],
       [say('ok')],
     ]);
     const events: AgentEvent[] = [];
