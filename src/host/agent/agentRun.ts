@@ -3,15 +3,10 @@
 // protocol, and the loop's events drawn in the turn.
 import * as vscode from 'vscode';
 import { noteChange, type FileChange } from '../../agent/changedFiles';
-import {
-  continueAgent,
-  runAgent,
-  type AgentEvent,
-  type AgentRunResult,
-  type AgentTool,
-} from '../../agent/loop';
+import { continueAgent, runAgent, type AgentEvent, type AgentRunResult } from '../../agent/loop';
 import { modelCaller, type ProtocolMemory } from '../../agent/modelCall';
-import type { AgentMessage, AgentToolCall, AgentToolSpec, ToolResult } from '../../agent/types';
+import type { AgentMessage } from '../../agent/types';
+import { failedSummary, pendingSummary, shownText } from '../../agent/toolRowText';
 import {
   appendAgentText,
   putAgentRow,
@@ -28,21 +23,17 @@ import type { HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
 import { buildChatRequest } from '../chatRequest';
 import { AGENT_INSTRUCTIONS } from '../../agent/instructions';
-import { PLAN_INSTRUCTIONS, planTools } from '../../agent/planMode';
+import { PLAN_INSTRUCTIONS } from '../../agent/planMode';
 import type { AgentTerminals } from './agentTerminal';
 import type { CheckpointStore } from './checkpointStore';
 import { allowInUserSettings, runCommandTool } from './runCommand';
 import { readConfig } from '../config';
 import { createFileTool, deleteFileTool, editFileTool } from './editTools';
 import { readOnlyTools } from './readOnlyTools';
-import { isToolEnabled, type ToolSource } from '../../agent/toolChoice';
 import type { ToolCatalog } from './toolCatalog';
-import { availableTools, type AlwaysAllowedTools, type McpToolSource } from './toolSources';
+import { listRunTools, type RunTools } from './runTools';
+import type { AlwaysAllowedTools, McpToolSource } from './toolSources';
 import type { HostTool, ToolEnv } from './types';
-import { vscodeTool, vscodeToolSpecs } from './vscodeTools';
-
-/** Shown in a row while its input or result is long: the row is a summary, the model read the whole result. */
-const SHOWN_CHARS = 4000;
 
 /** What a run needs from the extension. */
 export interface AgentRunServices {
@@ -94,10 +85,6 @@ export function agentMessages(
   return out;
 }
 
-function cut(text: string): string {
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}\n…` : text;
-}
-
 /** The buttons of a protected file's approval. */
 function approveOrSkip(): ApprovalChoice[] {
   return [
@@ -106,40 +93,12 @@ function approveOrSkip(): ApprovalChoice[] {
   ];
 }
 
-/** The buttons of an MCP tool's first call. */
-function runOrSkip(): ApprovalChoice[] {
-  return [
-    { id: 'run', label: vscode.l10n.t('Run') },
-    { id: 'skip', label: vscode.l10n.t('Skip') },
-    { id: 'alwaysAllow', label: vscode.l10n.t('Always Allow this tool') },
-  ];
-}
-
-/** A row's one-line summary before the tool has answered. */
-function pendingSummary(call: AgentToolCall): string {
-  const arg = ['command', 'path', 'query', 'glob']
-    .map((k) => call.input[k])
-    .find((v) => typeof v === 'string');
-  return typeof arg === 'string' ? `${call.name} ${arg}` : call.name;
-}
-
-/** A failed call's row: what it tried, and the first words of why ("edit_file src/a.ts: oldText occurs 2 times"). */
-function failedSummary(tried: string, result: ToolResult): string {
-  if (!result.isError) return tried;
-  const why =
-    result.content
-      .replace(/^Error:\s*/, '')
-      .replace(/^(The edit|Edit \d+ of \d+): /, '')
-      .split(/(?<=[.;])\s|\n/)[0] ?? '';
-  return `${tried}: ${why.length > 60 ? `${why.slice(0, 59)}…` : why}`;
-}
-
 /** Runs (or continues) the agent for `turn`, which answers the user turn `userTurnId`. */
 export class AgentRunner {
   private row = new Map<string, AgentToolRow>();
   private currentCall: string | undefined;
   private result: AgentRunResult | undefined;
-  private prepared: { tools: Map<string, AgentTool>; specs: AgentToolSpec[] } | undefined;
+  private prepared: RunTools | undefined;
 
   constructor(
     private readonly services: AgentRunServices,
@@ -166,56 +125,21 @@ export class AgentRunner {
     };
   }
 
-  /**
-   * The run's tools and the specs the model reads, listed once per run: the MCP servers start here, on the first
-   * run that needs them; one that does not start gets an error row in the turn and the run goes on without it.
-   */
-  private async prepareTools(
-    signal: AbortSignal,
-  ): Promise<{ tools: Map<string, AgentTool>; specs: AgentToolSpec[] }> {
-    if (this.prepared) return this.prepared;
-    const listing = availableTools(this.builtinTools(), this.services.mcp, {
-      approve: async (question, signal) => {
-        const choice = await this.askOnRow(question, runOrSkip(), signal);
-        return choice === 'alwaysAllow' ? 'always' : choice === 'run';
+  /** The run's tools and the specs the model reads, listed once per run (runTools.ts). */
+  private async prepareTools(signal: AbortSignal): Promise<RunTools> {
+    this.prepared ??= await listRunTools(
+      {
+        builtin: this.builtinTools(),
+        mcp: this.services.mcp,
+        mcpAllowed: this.services.mcpAllowed,
+        mcpAlways: this.services.mcpAlways,
+        choice: this.services.tools.choice(),
+        plan: this.turn.agent.plan === true,
+        ask: (question, choices, signal) => this.askOnRow(question, choices, signal),
+        putRow: (row) => this.putRow(row),
       },
-      allowed: this.services.mcpAllowed ?? new Set(),
-      always: this.services.mcpAlways,
-    });
-    // Stop while a server starts ends the run now (the loop sees the aborted signal); the start goes on and a
-    // later run uses the server.
-    const stopped = new Promise<undefined>((resolve) => {
-      if (signal.aborted) resolve(undefined);
-      signal.addEventListener('abort', () => resolve(undefined), { once: true });
-    });
-    const listed = await Promise.race([listing, stopped]);
-    if (!listed) return { tools: new Map(), specs: [] };
-    for (const failure of listed.failures)
-      this.putRow({
-        kind: 'tool',
-        id: `mcp-start-${failure.server}`,
-        name: failure.server,
-        summary: failure.message.length > 160 ? `${failure.message.slice(0, 159)}…` : failure.message,
-        status: 'error',
-        input: '',
-        result: failure.message,
-      });
-    // Other extensions' tools (vscode.lm.tools) join them; the Tools picker's choice decides what is offered, and a
-    // Plan run keeps the read-only ones only, so an edit it calls anyway is an unknown tool (an error to the model).
-    const registered = vscodeToolSpecs(new Set(listed.tools.map((t) => t.spec.name))).map((spec) => ({
-      ...vscodeTool(spec),
-      origin: 'vscode' as ToolSource,
-    }));
-    const choice = this.services.tools.choice();
-    const chosen = [...listed.tools, ...registered].filter((t) =>
-      isToolEnabled(choice, t.spec.name, t.origin),
+      signal,
     );
-    const readOnly = new Set(planTools(chosen.map((t) => t.spec)).map((spec) => spec.name));
-    const offered = this.turn.agent.plan ? chosen.filter((t) => readOnly.has(t.spec.name)) : chosen;
-    this.prepared = {
-      tools: new Map(offered.map((t) => [t.spec.name, t])),
-      specs: offered.map((t) => t.spec),
-    };
     return this.prepared;
   }
 
@@ -288,10 +212,7 @@ export class AgentRunner {
     return result;
   }
 
-  private loopOptions(
-    signal: AbortSignal,
-    prepared: { tools: Map<string, AgentTool>; specs: AgentToolSpec[] },
-  ) {
+  private loopOptions(signal: AbortSignal, prepared: RunTools) {
     const config = this.config;
     // The turn's model: a Plan run's is `modelGateway.agent.planModel` when set (see ChatAgent.answer).
     const model = this.turn.model;
@@ -342,7 +263,7 @@ export class AgentRunner {
           name: event.call.name,
           summary: pendingSummary(event.call),
           status: 'running',
-          input: cut(event.call.raw ?? JSON.stringify(event.call.input, null, 2)),
+          input: shownText(event.call.raw ?? JSON.stringify(event.call.input, null, 2)),
         };
         this.putRow(row);
         break;
@@ -357,14 +278,14 @@ export class AgentRunner {
             kind: 'tool',
             id: event.call.id,
             name: event.call.name,
-            input: cut(JSON.stringify(event.call.input, null, 2)),
+            input: shownText(JSON.stringify(event.call.input, null, 2)),
           }),
           kind: 'tool',
           summary: unapproved
             ? vscode.l10n.t('{0}: not run: stopped', before.summary)
             : (event.result.summary ?? failedSummary(before?.summary ?? event.call.name, event.result)),
           status: declined || unapproved ? 'skipped' : event.result.isError ? 'error' : 'done',
-          result: cut(event.result.content),
+          result: shownText(event.result.content),
           approval: undefined,
           choices: undefined,
         } as AgentToolRow);
