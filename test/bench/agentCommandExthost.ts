@@ -13,6 +13,7 @@ import type { ModelGatewayApi } from '../../src/extension';
 import { EMULATOR_TEST_KEY, startEmulator } from '../gateway-emulator';
 import { COMMANDS } from '../gateway-emulator/agentRuns';
 import { waitFor } from '../support/poll';
+import { clock, timeBuiltinTools } from './agentToolTiming';
 
 /** What the bench asks the extension host to run. */
 export interface AgentCommandJob {
@@ -38,43 +39,6 @@ export interface AgentCommandResults {
   vscode: string;
   runs: CommandTiming[];
   error?: string;
-}
-
-const clock = (): number => performance.timeOrigin + performance.now();
-
-type HostTool = (input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: string }>;
-interface RunnerInside {
-  /** The built-in tools by name, before the run adds MCP and other extensions' tools. */
-  builtinTools(): Record<string, HostTool>;
-}
-interface ChatAgentInside {
-  runner(turn: unknown, userTurnId: string): RunnerInside;
-}
-
-/** Wraps the session's agent so run_command's runs are timed into `into`. */
-function timeCommands(agent: unknown, into: Array<{ began: number; done: number; content: string }>): void {
-  const inside = agent as ChatAgentInside;
-  if (typeof inside.runner !== 'function') throw new Error('the chat agent has no runner() to wrap');
-  const make = inside.runner.bind(inside);
-  inside.runner = (turn, userTurnId) => {
-    const runner = make(turn, userTurnId);
-    if (typeof runner.builtinTools !== 'function')
-      throw new Error('the runner has no builtinTools() to wrap');
-    const builtin = runner.builtinTools.bind(runner);
-    runner.builtinTools = () => {
-      const tools = builtin();
-      const command = tools.run_command;
-      if (!command) throw new Error('no run_command tool');
-      tools.run_command = async (input, signal) => {
-        const began = clock();
-        const result = await command(input, signal);
-        into.push({ began, done: clock(), content: result.content });
-        return result;
-      };
-      return tools;
-    };
-    return runner;
-  };
 }
 
 /** The test entry VS Code calls. */
@@ -109,7 +73,7 @@ export async function run(): Promise<void> {
     panel.webview.html = '<!DOCTYPE html><html><body></body></html>';
     session.attach(panel.webview);
     const tools: Array<{ began: number; done: number; content: string }> = [];
-    timeCommands(session.agent, tools);
+    timeBuiltinTools(session.agent, (run) => tools.push(run), ['run_command']);
     for (let i = 0; i < job.warmup + job.runs; i++) {
       await session.receive({ type: 'newChat' });
       await session.receive({ type: 'setMode', mode: 'agent' });

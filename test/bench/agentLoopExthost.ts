@@ -13,6 +13,7 @@ import type { AssistantTurn } from '../../src/chat/types';
 import type { ModelGatewayApi } from '../../src/extension';
 import { EMULATOR_TEST_KEY, type RecordedRequest, startEmulator } from '../gateway-emulator';
 import { waitFor } from '../support/poll';
+import { timeBuiltinTools } from './agentToolTiming';
 
 /** What the bench asks the extension host to run. */
 export interface AgentLoopJob {
@@ -47,48 +48,10 @@ export interface AgentLoopResults {
   error?: string;
 }
 
-/** The emulator's clock (RecordedRequest.bodyAt and writes[].at). */
-const clock = (): number => performance.timeOrigin + performance.now();
-
 interface ToolRun {
   began: number;
   done: number;
   chars: number;
-}
-
-type HostTool = (input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: string }>;
-interface RunnerInside {
-  /** The built-in tools by name, before the run adds MCP and other extensions' tools. */
-  builtinTools(): Record<string, HostTool>;
-}
-interface ChatAgentInside {
-  runner(turn: unknown, userTurnId: string): RunnerInside;
-}
-
-/** Wraps the session's agent so every tool run of its runs is timed into `into`. */
-function timeTools(agent: unknown, into: ToolRun[]): void {
-  const inside = agent as ChatAgentInside;
-  if (typeof inside.runner !== 'function') throw new Error('the chat agent has no runner() to wrap');
-  const make = inside.runner.bind(inside);
-  inside.runner = (turn, userTurnId) => {
-    const runner = make(turn, userTurnId);
-    if (typeof runner.builtinTools !== 'function')
-      throw new Error('the runner has no builtinTools() to wrap');
-    const builtin = runner.builtinTools.bind(runner);
-    runner.builtinTools = () => {
-      const tools = builtin();
-      for (const [name, tool] of Object.entries(tools)) {
-        tools[name] = async (input, signal) => {
-          const began = clock();
-          const result = await tool(input, signal);
-          into.push({ began, done: clock(), chars: result.content.length });
-          return result;
-        };
-      }
-      return tools;
-    };
-    return runner;
-  };
 }
 
 /** The chat requests of one run, in order. */
@@ -148,7 +111,9 @@ export async function run(): Promise<void> {
     panel.webview.html = '<!DOCTYPE html><html><body></body></html>';
     session.attach(panel.webview);
     const tools: ToolRun[] = [];
-    timeTools(session.agent, tools);
+    timeBuiltinTools(session.agent, (run) =>
+      tools.push({ began: run.began, done: run.done, chars: run.content.length }),
+    );
     for (let i = 0; i < job.warmup + job.runs; i++) {
       await session.receive({ type: 'newChat' });
       await session.receive({ type: 'setMode', mode: 'agent' });
