@@ -1,5 +1,5 @@
 // Deterministic answers of the emulator, exported so tests can compute exactly what to expect.
-import { attachmentEcho } from './attachmentEcho';
+import { attachmentEcho, selectionAttachment } from './attachmentEcho';
 import { chatAnswer, chooseChatRule } from './chatAnswers';
 import { codeFor, codeSpecOf, type CodeSpec } from './codeAnswers';
 import { fixedAnswer } from './fixedAnswers';
@@ -149,7 +149,7 @@ export const ANSWER_RULES: AnswerRule[] = [
       const received = attachmentEcho(user);
       if (!received) return undefined;
       const question = user.slice(user.lastIndexOf(QUESTION_LINE) + QUESTION_LINE.length);
-      return `${received}\n\n${chatAnswer(question)}`;
+      return `${received}\n\n${chatAnswer(question, selectionAttachment(user))}`;
     },
   },
   { name: 'chat', answer: ({ user }) => chatAnswer(user) },

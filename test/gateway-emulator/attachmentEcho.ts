@@ -43,3 +43,11 @@ function unescape(value: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 }
+
+const SELECTION_BLOCK = /^<attachment kind="selection"[^>\n]*>\n(`{3,}|~{3,})([\w+#.-]*)\n([\s\S]*?)\n\1$/m;
+
+/** The code of the message's first selection attachment (Explain Selection sends the code as one), if any. */
+export function selectionAttachment(userText: string): { language: string; code: string } | undefined {
+  const m = SELECTION_BLOCK.exec(userText);
+  return m ? { language: m[2] || 'code', code: m[3] } : undefined;
+}

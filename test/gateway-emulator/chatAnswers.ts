@@ -10,6 +10,8 @@ export interface ChatInput {
   raw: string;
   /** Its first line without `[[…]]` markers, for naming the topic. */
   firstLine: string;
+  /** The code of a selection attached to the message (Explain Selection), read from its attachment block. */
+  selection?: { language: string; code: string };
 }
 
 /** One keyword rule: `topic` returns the topic when the rule applies, undefined when it does not. */
@@ -41,8 +43,9 @@ const NAMED = /\b(?:function|def|class|func|fn|interface|type|const|let|var)\s+(
 
 const QUOTE_HEADER = /starting at line \d+:\n/;
 
-/** The quoted selection of a message (src/chat/messages.ts withQuote), else its first fenced block. */
-function fencedCode(raw: string): { language: string; code: string } | undefined {
+/** The selection attached or quoted in a message (src/chat/messages.ts withQuote), else its first fenced block. */
+function fencedCode({ raw, selection }: ChatInput): { language: string; code: string } | undefined {
+  if (selection) return selection;
   const quote = QUOTE_HEADER.exec(raw);
   const m = (quote ? FENCED.exec(raw.slice(quote.index)) : null) ?? FENCED.exec(raw);
   return m ? { language: m[2] || 'code', code: m[3] } : undefined;
@@ -148,11 +151,11 @@ export const CHAT_RULES: ChatRule[] = [
   {
     name: 'explain code',
     topic: (input) => {
-      const block = fencedCode(input.raw);
+      const block = fencedCode(input);
       return block ? block.language : undefined;
     },
     answer: (language, input) => {
-      const { code } = fencedCode(input.raw) ?? { code: '' };
+      const { code } = fencedCode(input) ?? { code: '' };
       const subject = subjectOf(code, codeBefore(input.raw));
       const others = [...new Set(Array.from(code.matchAll(NAMED), (m) => m[1]))].filter(
         (n) => n !== subject.name,
@@ -273,14 +276,17 @@ export const CHAT_RULES: ChatRule[] = [
 ];
 
 /** The input rules see for a last user message. */
-export function chatInput(raw: string): ChatInput {
+export function chatInput(raw: string, selection?: ChatInput['selection']): ChatInput {
   const firstLine = withoutMarkers(raw.split('\n').find((line) => withoutMarkers(line)) ?? '');
-  return { raw, firstLine };
+  return { raw, firstLine, selection };
 }
 
 /** The first rule that applies and its topic (the fallback always applies). */
-export function chooseChatRule(raw: string): { rule: ChatRule; topic: string; input: ChatInput } {
-  const input = chatInput(raw);
+export function chooseChatRule(
+  raw: string,
+  selection?: ChatInput['selection'],
+): { rule: ChatRule; topic: string; input: ChatInput } {
+  const input = chatInput(raw, selection);
   for (const rule of CHAT_RULES) {
     const topic = rule.topic(input);
     if (topic !== undefined) return { rule, topic, input };
@@ -288,8 +294,8 @@ export function chooseChatRule(raw: string): { rule: ChatRule; topic: string; in
   throw new Error('unreachable: the fallback rule always applies');
 }
 
-/** The canned chat answer for a last user message. */
-export function chatAnswer(raw: string): string {
-  const { rule, topic, input } = chooseChatRule(raw);
+/** The canned chat answer for a last user message (its question, and the code of a selection attached to it). */
+export function chatAnswer(raw: string, selection?: ChatInput['selection']): string {
+  const { rule, topic, input } = chooseChatRule(raw, selection);
   return rule.answer(topic, input);
 }

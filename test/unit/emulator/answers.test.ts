@@ -1,7 +1,8 @@
 // The emulator's canned answers: chosen by keywords, deterministic, and code that parses in its language.
 import * as assert from 'node:assert/strict';
 import * as ts from 'typescript';
-import { codeGenerationMessages } from '../../../src/chat/prompts';
+import { withAttachments } from '../../../src/chat/context/format';
+import { codeGenerationMessages, explainModelText } from '../../../src/chat/prompts';
 import {
   ANSWER_RULES,
   answerHeadline,
@@ -93,6 +94,36 @@ describe('gateway emulator: canned answers', () => {
       '```typescript\nimport x;\n…\n```\n\nFrom `a.ts` (typescript), starting at line 3:\n' +
       '```typescript\nexport function add(a: number, b: number) {\n  return a + b;\n}\n```';
     assert.equal(answerHeadline(quoted), 'This typescript code defines add in 3 lines. 🔍');
+  });
+
+  it('explains the selection Explain Selection attaches, not the surrounding lines after it', () => {
+    // The message exactly as the extension sends it: the selection as an attachment, the instruction with the
+    // lines around it as the question. The lines after the selection define another function.
+    const source = {
+      fileName: 'sample.ts',
+      languageId: 'typescript',
+      code: 'export function add(a: number, b: number): number {\n  return a + b;\n}',
+      startLine: 2,
+      endLine: 4,
+      before: '/** Adds two numbers. */',
+      after:
+        '\n/** Greets someone by name. */\nexport function greet(name: string): string {\n  return name;\n}',
+    };
+    const selection = {
+      id: 's1',
+      kind: 'selection' as const,
+      name: 'sample.ts',
+      path: 'src/sample.ts',
+      startLine: 2,
+      endLine: 4,
+      language: 'typescript',
+      content: source.code,
+      tokens: 0,
+    };
+    const answer = expectedAnswer(ask(withAttachments(explainModelText(source), [selection])));
+    assert.match(answer, /^Attachments received: selection `?src\/sample\.ts`? lines 2-4\.\n\n/);
+    assert.match(answer, /This typescript code defines `add` in 3 lines\. 🔍/);
+    assert.doesNotMatch(answer, /greet/);
   });
 
   it('reasoning of -thinking models names the rule and the topic', () => {
