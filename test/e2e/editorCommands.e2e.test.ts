@@ -13,7 +13,7 @@ import {
   webviewWith,
 } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, emulator, lastChatRequest, until } from './chatHelpers';
+import { articles, emulator, lastChatRequest, modeSelect, openAgentChat, until } from './chatHelpers';
 import { codeLens, editorText, openFile } from './editorHelpers';
 import { answerImagePrompts } from './imagePrompts';
 import { isImageRequest, untilClosedSince, untilRequestSince } from '../support/emulatorRequests';
@@ -57,6 +57,12 @@ describe('Editor commands in the real editor', function () {
       20_000,
       'the explanation',
     );
+    // The demo's explanation is about the selected function, not the lines after it (issue 25, finding 9).
+    await until(
+      async () => (await answer.innerText()).includes('This typescript code defines add in 3 lines.'),
+      20_000,
+      'the explanation of add',
+    );
     const wire = String(lastChatRequest().messages.at(-1)?.content ?? '');
     assert.match(
       wire,
@@ -75,6 +81,29 @@ describe('Editor commands in the real editor', function () {
     await copy.click();
     await until(async () => (await copy.innerText()).trim() === 'Copied', 5000, 'Copied on the button');
     await screenshot(page, 'e2e-explain-selection');
+  });
+
+  it('Explain Selection from a chat in Agent mode answers as a question: the chat switches to Ask, no tools offered', async () => {
+    const { page } = e2e();
+    const frame = await openAgentChat(page);
+    await openFile(page, 'sample.ts');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+    const since = emulator().requests.length;
+    await runCommand(page, 'Model Gateway: Explain Selection');
+    const answer = articles(frame, /^Assistant /).last();
+    await until(
+      async () => (await answer.innerText()).includes('This typescript code defines add in 3 lines.'),
+      30_000,
+      'the explanation of add',
+    );
+    assert.equal(await modeSelect(frame).inputValue(), 'ask', 'the Mode select shows Ask');
+    const requests = emulator()
+      .requests.slice(since)
+      .filter((r) => r.path.startsWith('/v1/chat/completions'));
+    assert.equal(requests.length, 1, 'one plain chat request, no agent steps');
+    assert.equal((requests[0].body as { tools?: unknown }).tools, undefined, 'no tools offered');
   });
 
   it('Generate Code streams code into the editor, then Accept through the review', async () => {

@@ -88,12 +88,17 @@ export class ChatViews
     return this.attachPanel(panel, this.viewSession?.conversation.id);
   }
 
-  /** Sends a message from a command (e.g. Explain Selection, with its code attached) into the sidebar chat. */
+  /**
+   * Sends a message from a command (e.g. Explain Selection, with its code attached) into the sidebar chat.
+   * `ask`: the command asks a question, which an agent must not answer with edits or commands, so a conversation
+   * in Agent or Plan mode is switched to Ask first (the Mode select shows it).
+   */
   async sendToView(
     text: string,
-    request: { attachments?: Attachment[]; modelText?: string } = {},
+    request: { attachments?: Attachment[]; modelText?: string; ask?: boolean } = {},
   ): Promise<ChatSession> {
     const session = await this.openView();
+    if (request.ask && (session.conversation.mode ?? 'ask') !== 'ask') await session.agent.setMode('ask');
     void session.send(text, undefined, request.attachments, request.modelText);
     return session;
   }

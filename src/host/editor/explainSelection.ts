@@ -45,7 +45,7 @@ export function registerExplainSelection(context: vscode.ExtensionContext, chat:
       const path = vscode.workspace.asRelativePath(document.uri, false);
       const title = explainTitle(declaredName(code), path, lineRangeLabel(startLine, endLine));
       const attachment = selectionAttachment(path, document.languageId, code, startLine, endLine);
-      await chat.sendToView(title, { attachments: [attachment], modelText });
+      await chat.sendToView(title, { attachments: [attachment], modelText, ask: true });
       return true;
     }),
   );
