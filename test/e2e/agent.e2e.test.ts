@@ -5,7 +5,7 @@ import { EDIT_TWO_ANSWER } from '../gateway-emulator/agentRuns';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
-import { articles, emulator, openNewChat, send, until } from './chatHelpers';
+import { articles, chooseMode, emulator, modeSelect, openNewChat, send, until } from './chatHelpers';
 
 type Body = { tools?: unknown[]; messages: Array<{ role: string; content: string | null }> };
 
@@ -28,7 +28,7 @@ describe('Agent mode in the real editor', function () {
     const readme = join(folder, 'README.md');
     const readmeBefore = readFileSync(readme);
     const frame = await openNewChat(page);
-    const mode = frame.getByRole('combobox', { name: 'Mode', exact: true });
+    const mode = modeSelect(frame);
     await mode.selectOption({ label: 'Agent' });
     const since = emulator().requests.length;
     await send(frame, 'Make greet trim the name [[agent:edit-two]]');
@@ -81,6 +81,6 @@ describe('Agent mode in the real editor', function () {
     await answer.getByText('Kept').waitFor({ timeout: 5_000 });
     await answer.getByText('Undone').waitFor({ timeout: 5_000 });
     // The chat goes back to Ask for the tests that follow.
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    await chooseMode(frame, 'Ask');
   });
 });

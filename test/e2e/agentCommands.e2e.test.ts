@@ -7,7 +7,7 @@ import { COMMAND_ANSWER_PREFIX, COMMANDS } from '../gateway-emulator/agentRuns';
 import { runCommand } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
-import { articles, emulator, openNewChat, send, until } from './chatHelpers';
+import { articles, chooseMode, emulator, openNewChat, send, until } from './chatHelpers';
 
 type Body = { messages: Array<{ role: string; content: string | null; tool_call_id?: string }> };
 
@@ -43,7 +43,7 @@ const alive = (pid: number): boolean => {
 /** Starts a scripted run in Agent mode in a new chat; returns the frame and the answer's article. */
 async function startRun(script: string): Promise<{ frame: FrameLocator; answer: Locator; since: number }> {
   const frame = await openNewChat(e2e().page);
-  await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+  await chooseMode(frame, 'Agent');
   const since = emulator().requests.length;
   await send(frame, `Run it [[agent:${script}]]`);
   const answer = articles(frame, /^Assistant /).last();
@@ -84,7 +84,7 @@ describe('Agent commands (issue 27) in the real editor', function () {
     writeFileSync(userSettingsFile(), userSettingsBefore);
     for (const pid of pidsOf(COMMANDS.long.slice(9, -1))) process.kill(pid, 'SIGKILL');
     const frame = await openNewChat(e2e().page);
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    await chooseMode(frame, 'Ask');
     // The suites after this one expect no terminal and the panel as it was.
     await runCommand(e2e().page, 'Terminal: Kill All Terminals').catch(() => undefined);
     await runCommand(e2e().page, 'View: Hide Panel').catch(() => undefined);

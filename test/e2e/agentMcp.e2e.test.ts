@@ -11,7 +11,7 @@ import { MCP_ANSWER_PREFIX } from '../gateway-emulator/agentRuns';
 import { acceptInputBox } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
-import { articles, emulator, openNewChat, send, until } from './chatHelpers';
+import { articles, emulator, openAgentChat, send, until } from './chatHelpers';
 
 type Body = {
   tools?: Array<{ function: { name: string } }>;
@@ -47,14 +47,8 @@ describe('Agent with MCP servers in the real editor', function () {
     await button.click();
   }
 
-  async function agentChat(): Promise<FrameLocator> {
-    const frame = await openNewChat(e2e().page);
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
-    return frame;
-  }
-
   it('calls the fixture tools after Run: the results are on the wire, the missing server is reported', async () => {
-    const frame = await agentChat();
+    const frame = await openAgentChat(e2e().page);
     const since = emulator().requests.length;
     await send(frame, 'Use the MCP tools [[agent:mcp]]');
     const answer = articles(frame, /^Assistant /).last();
@@ -85,7 +79,7 @@ describe('Agent with MCP servers in the real editor', function () {
   });
 
   it('Stop while the hanging tool runs ends the run, with no further request', async () => {
-    const frame = await agentChat();
+    const frame = await openAgentChat(e2e().page);
     const since = emulator().requests.length;
     await send(frame, 'Hang [[agent:mcp-hang]]');
     await approve(frame);
@@ -116,7 +110,7 @@ describe('Agent with MCP servers in the real editor', function () {
     ];
     writeFileSync(userMcpJson, JSON.stringify({ inputs, servers }, null, 2));
     const run = async (text: string, asked: boolean): Promise<string[]> => {
-      const frame = await agentChat();
+      const frame = await openAgentChat(e2e().page);
       const since = emulator().requests.length;
       await send(frame, text);
       if (asked) await acceptInputBox(e2e().page, secret, { password: true, timeoutMs: 60_000 });

@@ -9,7 +9,7 @@ import { CARRY_OUT_ANSWER, PLAN_ANSWER } from '../gateway-emulator/agentRuns';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
-import { articles, emulator, openNewChat, send, until } from './chatHelpers';
+import { articles, emulator, modeSelect, openNewChat, send, until } from './chatHelpers';
 
 type Message = { role: string; content: string | null };
 type Body = { model: string; tools?: Array<{ function: { name: string } }>; messages: Message[] };
@@ -62,7 +62,7 @@ describe('Plan mode in the real editor', function () {
     const chatModel = await picker.inputValue();
     assert.notEqual(chatModel, PLAN_MODEL, 'the chat’s own model is another one');
 
-    const mode = frame.getByRole('combobox', { name: 'Mode', exact: true });
+    const mode = modeSelect(frame);
     assert.deepEqual(await mode.locator('option').allTextContents(), ['Ask', 'Agent', 'Plan']);
     await mode.selectOption({ label: 'Plan' });
     const since = emulator().requests.length;

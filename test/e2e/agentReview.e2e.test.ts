@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EDIT_HUNKS_ANSWER } from '../gateway-emulator/agentRuns';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
-import { articles, openNewChat, send, until } from './chatHelpers';
+import { articles, chooseMode, openAgentChat, send, until } from './chatHelpers';
 import { codeLens } from './editorHelpers';
 
 const FILE = 'src/hunks-crlf.txt';
@@ -22,8 +22,7 @@ describe('Agent: a changed file in the per-hunk review', function () {
   it('opens from its row with a lens per hunk; Reject writes the original lines back at once, Accept keeps the run’s; the row says Partly kept', async () => {
     const { page } = e2e();
     await runCommand(page, 'View: Close All Editors');
-    const frame = await openNewChat(page);
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+    const frame = await openAgentChat(page);
     await send(frame, `Edit both ends of [[file:${FILE}]] [[agent:edit-hunks]]`);
     const answer = articles(frame, /^Assistant /).last();
     await until(async () => (await answer.innerText()).includes(EDIT_HUNKS_ANSWER), 60_000, 'the answer');
@@ -72,15 +71,14 @@ describe('Agent: a changed file in the per-hunk review', function () {
     assert.ok(readFileSync(path()).equals(Buffer.from(rejected)), 'Accept wrote nothing');
     // The run has nothing left to decide: Keep All and Undo All are gone.
     assert.equal(await answer.getByRole('button', { name: 'Keep All', exact: true }).count(), 0);
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    await chooseMode(frame, 'Ask');
   });
 
   it('Undo on the row while the review is open: the review closes and the file is back byte for byte', async () => {
     const { page } = e2e();
     writeFileSync(path(), ORIGINAL);
     await runCommand(page, 'View: Close All Editors');
-    const frame = await openNewChat(page);
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+    const frame = await openAgentChat(page);
     await send(frame, `Edit both ends of [[file:${FILE}]] [[agent:edit-hunks]]`);
     const answer = articles(frame, /^Assistant /).last();
     await until(async () => (await answer.innerText()).includes(EDIT_HUNKS_ANSWER), 60_000, 'the answer');
@@ -97,6 +95,6 @@ describe('Agent: a changed file in the per-hunk review', function () {
       'the file back byte for byte',
     );
     await answer.locator('.agent-file-decision').filter({ hasText: 'Undone' }).waitFor({ timeout: 10_000 });
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    await chooseMode(frame, 'Ask');
   });
 });

@@ -6,13 +6,13 @@ import type { FrameLocator } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
-import { articles, emulator, openChat, openNewChat, send, until } from './chatHelpers';
+import { articles, chooseMode, emulator, openChat, openNewChat, send, until } from './chatHelpers';
 
 type Body = { tools?: Array<{ function: { name: string } }> };
 
 /** Opens the Tools panel (Agent mode) and waits for the host's list. */
 async function openTools(frame: FrameLocator): Promise<ReturnType<FrameLocator['getByRole']>> {
-  await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Agent' });
+  await chooseMode(frame, 'Agent');
   await frame.getByRole('button', { name: 'Tools', exact: true }).click();
   const panel = frame.getByRole('group', { name: 'Tools', exact: true });
   await panel.getByRole('checkbox').first().waitFor({ timeout: 10_000 });
@@ -71,6 +71,6 @@ describe('Agent tools picker in the real editor', function () {
     await until(async () => again.isChecked(), 5_000, 'the box checked again');
     await page.keyboard.press('Escape');
     await until(async () => panel.isHidden(), 5_000, 'Escape closed the panel');
-    await frame.getByRole('combobox', { name: 'Mode', exact: true }).selectOption({ label: 'Ask' });
+    await chooseMode(frame, 'Ask');
   });
 });

@@ -32,6 +32,23 @@ export async function openNewChat(page: Page): Promise<FrameLocator> {
   return frame;
 }
 
+/** The chat's Mode select. */
+export function modeSelect(frame: FrameLocator): Locator {
+  return frame.getByRole('combobox', { name: 'Mode', exact: true });
+}
+
+/** Chooses a mode (its label: Ask, Agent or Plan) in the chat's Mode select. */
+export async function chooseMode(frame: FrameLocator, label: 'Ask' | 'Agent' | 'Plan'): Promise<void> {
+  await modeSelect(frame).selectOption({ label });
+}
+
+/** Opens the chat view on a new conversation in Agent mode. */
+export async function openAgentChat(page: Page): Promise<FrameLocator> {
+  const frame = await openNewChat(page);
+  await chooseMode(frame, 'Agent');
+  return frame;
+}
+
 /**
  * Types a message into the composer and sends it with Enter, once Send is enabled: while the previous answer is
  * still finishing (its turn saved, then ended) the composer is busy and Enter sends nothing, as for a user.
