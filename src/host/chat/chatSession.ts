@@ -14,7 +14,7 @@ import { streamTurn } from './streamTurn';
 import { createWebviewDispatcher } from './webviewActions';
 import { ChatImages } from './chatImages';
 import { agentAvailability, ChatAgent, type ConfirmAction } from '../agent/chatAgent';
-import { readRules, withRules } from '../agent/rulesFiles';
+import { applyAskRules, readAskRules } from './askRules';
 import { isSlashImage } from '../../images/slashImage';
 
 const CONTEXT = formatContextSize(CONTEXT_TOKENS);
@@ -161,6 +161,8 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   async sendFromComposer(text: string): Promise<void> {
     if (!text.trim()) return;
     if (isSlashImage(text)) return this.images.fromComposer(text);
+    // The rules files are read while the attachments are: the request waits for both, and each waits on the disk.
+    const rules = this.agent.active ? undefined : readAskRules(this.chat.config.current);
     const snapshot = await this.context.snapshot();
     const refusal = snapshot.ok ? this.overContext(text, snapshot.attachments) : snapshot.message;
     if (refusal || !snapshot.ok) {
@@ -169,7 +171,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       return;
     }
     this.context.clear();
-    await this.send(text, undefined, snapshot.attachments);
+    await this.send(text, undefined, snapshot.attachments, undefined, rules);
   }
 
   /** The refusal message when the question, its attachments and the conversation exceed the model's context. */
@@ -204,16 +206,23 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
 
   /**
    * Adds a user turn (with optional quoted code or attachments) and streams the answer. `modelText`, from a
-   * command, is what the model is sent in place of `text` (see `UserTurn.modelText`).
+   * command, is what the model is sent in place of `text` (see `UserTurn.modelText`); `rules`, the rules files'
+   * text when the caller started reading it already.
    */
-  async send(text: string, quote?: CodeQuote, attachments?: Attachment[], modelText?: string): Promise<void> {
+  async send(
+    text: string,
+    quote?: CodeQuote,
+    attachments?: Attachment[],
+    modelText?: string,
+    rules?: Promise<string>,
+  ): Promise<void> {
     if (!text.trim() && !quote) return;
     await this.stop();
     const turn = addUserTurn(this.conversation, text, quote, Date.now());
     if (attachments?.length) turn.attachments = attachments;
     if (modelText) turn.modelText = modelText;
     this.post({ type: 'turnsAdded', turns: [turn] });
-    await this.answer();
+    await this.answer({}, rules);
   }
 
   /** Aborts the answer in progress, keeping what arrived. */
@@ -279,9 +288,11 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     await this.send(text, original.quote, original.attachments, modelText);
   }
 
-  private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
+  private async answer(options: { dropOldest?: boolean } = {}, rulesAhead?: Promise<string>): Promise<void> {
     const chat = this.chat;
     const config = chat.config.current;
+    // Started before the work below, which needs no disk: the files are read meanwhile.
+    const rules = this.agent.active ? undefined : (rulesAhead ?? readAskRules(config));
     // The conversation answered, even if this chat shows another one by the time the answer ends.
     const conversation = this.conversation;
     const model = conversation.model;
@@ -321,12 +332,6 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
         this.finishWithError(turn.id, error);
         return;
       }
-      if (config.agent.useRulesFiles && !this.agent.active) {
-        // Ask mode follows the workspace's rules files too, so the two modes agree.
-        const rules = await readRules();
-        if (rules.text)
-          messages.splice(0, messages[0]?.role === 'system' ? 1 : 0, withRules(messages[0], rules.text));
-      }
       if (this.agent.active) {
         await this.agent.answer(turn, messages, abort.signal);
         saved = true;
@@ -337,6 +342,7 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
           this.post({ type: 'turnFinished', turnId: turn.id, status, error: turn.error });
         return;
       }
+      applyAskRules(messages, await (rules ?? readAskRules(config)));
       const request = buildChatRequest(model, messages, config);
       const outcome = await streamTurn({
         client: chat.gateway.current(),
