@@ -3,7 +3,8 @@
 import * as l10n from '@vscode/l10n';
 import { CompletionAssembler } from './assembler';
 import { type NormalisedBaseUrl, endpointUrl, normaliseBaseUrl } from './baseUrl';
-import { DEFAULT_USER_AGENT, chatBody, imageBody, resolveRetry, resolveTimeouts } from './config';
+import { chatBodyBytes } from './chatBodyBytes';
+import { DEFAULT_USER_AGENT, imageBody, resolveRetry, resolveTimeouts } from './config';
 import type { Dispatcher } from './undici';
 import { createDispatcher } from './dispatcher';
 import {
@@ -140,7 +141,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     to: NormalisedBaseUrl,
     path: string,
     key: string,
-    body: string,
+    body: string | Uint8Array,
     model: string,
     signal?: AbortSignal,
   ): ExchangeRequest {
@@ -182,7 +183,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const ready = await prepare();
       key = ready.key;
       const model = request.model.trim();
-      const req = post(ready.base, CHAT_PATH, key, chatBody(request, !collect), model, opts.signal);
+      const req = post(ready.base, CHAT_PATH, key, chatBodyBytes(request, !collect), model, opts.signal);
       if (!collect) req.headers.Accept = 'text/event-stream';
       const sending = send(env(key), req, { retry });
       // Built while the request is on its way (send() has dispatched it by now), not after the first byte.

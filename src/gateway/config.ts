@@ -96,13 +96,18 @@ function messageJson(m: ChatMessage): string {
   return json;
 }
 
-/**
- * The JSON body of a chat request: only known fields and those of `extraBody`, so stray caller properties never
- * reach the wire. The same text as `JSON.stringify` of `{ model, messages, tools, tool_choice,
- * parallel_tool_calls, max_tokens, temperature, top_p, stop, ...extraBody, stream }` (absent fields left out),
- * with each message's JSON reused while the message is unchanged.
- */
-export function chatBody(request: ChatCompletionRequest, stream: boolean): string {
+/** A chat body's text in three parts: `head` + the messages' JSON joined by commas + `tail`. */
+export interface ChatBodyParts {
+  /** `{"model":…,"messages":[` */
+  head: string;
+  /** Each message's JSON, the same string objects while the messages are unchanged. */
+  messages: string[];
+  /** `]`, the other fields, `}` */
+  tail: string;
+}
+
+/** The parts of {@link chatBody}'s text (see there). */
+export function chatBodyParts(request: ChatCompletionRequest, stream: boolean): ChatBodyParts {
   const rest: Record<string, unknown> = {};
   if (request.tools?.length) {
     rest.tools = request.tools;
@@ -118,9 +123,22 @@ export function chatBody(request: ChatCompletionRequest, stream: boolean): strin
   if (request.extraBody) Object.assign(rest, request.extraBody);
   if (stream) rest.stream = true;
   const restJson = JSON.stringify(rest);
-  const messages = request.messages.map(messageJson).join(',');
-  const tail = restJson === '{}' ? '' : `,${restJson.slice(1, -1)}`;
-  return `{"model":${JSON.stringify(request.model.trim())},"messages":[${messages}]${tail}}`;
+  return {
+    head: `{"model":${JSON.stringify(request.model.trim())},"messages":[`,
+    messages: request.messages.map(messageJson),
+    tail: `]${restJson === '{}' ? '' : `,${restJson.slice(1, -1)}`}}`,
+  };
+}
+
+/**
+ * The JSON body of a chat request: only known fields and those of `extraBody`, so stray caller properties never
+ * reach the wire. The same text as `JSON.stringify` of `{ model, messages, tools, tool_choice,
+ * parallel_tool_calls, max_tokens, temperature, top_p, stop, ...extraBody, stream }` (absent fields left out),
+ * with each message's JSON reused while the message is unchanged.
+ */
+export function chatBody(request: ChatCompletionRequest, stream: boolean): string {
+  const { head, messages, tail } = chatBodyParts(request, stream);
+  return `${head}${messages.join(',')}${tail}`;
 }
 
 /** The JSON body of an image request, with the spec's default model filled in. */

@@ -17,7 +17,7 @@ export interface ExchangeRequest {
   /** What the log shows: the path only, never a query string (signed image links carry tokens). */
   logPath: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
   model?: string;
   firstByteMs: number;
   idleMs: number;

@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelGatewayApi } from '../../src/extension';
 import { conversation } from './corpus';
-import { largeSource } from './contextWorkspace';
+import { LEDGER_FILES } from './contextWorkspace';
 
 /** One send: until the request's first bytes, and until its whole body, arrived at the server (ms). */
 export interface HostShare {
@@ -40,8 +40,6 @@ export interface SendPhases {
   /** Synchronous time spent before `streamAt` in the history update (touched). */
   touchedMs: number;
 }
-
-const FILES = ['ledgerAlpha.ts', 'ledgerBeta.ts', 'ledgerGamma.ts'];
 
 /** A minimal OpenAI-style stream: one token, then the end. */
 function answer(res: ServerResponse): void {
@@ -170,12 +168,7 @@ export async function measureHostShare(
   await settings.update('baseUrl', url, vscode.ConfigurationTarget.Workspace);
   process.env.MODEL_GATEWAY_API_KEY ||= 'bench-key';
   const folder = vscode.workspace.workspaceFolders![0].uri;
-  mkdirSync(vscode.Uri.joinPath(folder, 'ledgers').fsPath, { recursive: true });
-  const uris = FILES.map((name, i) => {
-    const uri = vscode.Uri.joinPath(folder, 'ledgers', name);
-    writeFileSync(uri.fsPath, largeSource(3000 + i * 1000));
-    return uri;
-  });
+  const uris = LEDGER_FILES.map((name) => vscode.Uri.joinPath(folder, 'ledgers', name));
   const api = (await vscode.extensions
     .getExtension<ModelGatewayApi>('modelgateway.model-gateway')!
     .activate())!;

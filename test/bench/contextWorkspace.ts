@@ -128,3 +128,17 @@ export function largeSource(bytes: number): string {
   }
   return parts.join('').slice(0, bytes);
 }
+
+/** The three files the host share attaches (ledgers/ of the workspace). */
+export const LEDGER_FILES = ['ledgerAlpha.ts', 'ledgerBeta.ts', 'ledgerGamma.ts'];
+
+/**
+ * Writes the three attached files into the workspace before the editor starts, as files a user attaches were
+ * written before: a file changed within the last seconds is read again in full at Enter (unchangedRead.ts).
+ */
+export function writeLedgers(folder: string): void {
+  mkdirSync(join(folder, 'ledgers'), { recursive: true });
+  LEDGER_FILES.forEach((name, i) =>
+    writeFileSync(join(folder, 'ledgers', name), largeSource(3000 + i * 1000)),
+  );
+}

@@ -195,4 +195,43 @@ describe('Agent mode in the chat (real extension host, emulator)', function () {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'AGENTS.md'));
     }
   });
+
+  it('rules files of every kind, read side by side, keep their order; other files of the rules folder are left out', async () => {
+    const text = (marker: string) => new TextEncoder().encode(`Rule ${marker}\n`);
+    await write('CLAUDE.md', text('claude-7301'));
+    await write('.github/copilot-instructions.md', text('copilot-7302'));
+    await write('.modelgateway/rules/b.md', text('folder-b-7303'));
+    await write('.modelgateway/rules/a.md', text('folder-a-7304'));
+    await write('.modelgateway/rules/notes.txt', text('not-markdown-7305'));
+    await write('.modelgateway/rules/folder.md/inside.md', text('in-a-folder-7306'));
+    const order = ['copilot-7302', 'claude-7301', 'folder-a-7304', 'folder-b-7303'];
+    try {
+      const since = emulator.requests.length;
+      const turn = await runAgent('Make greet trim the name [[agent:edit-two]]');
+      assert.deepEqual(turn.agent?.rules, [
+        '.github/copilot-instructions.md',
+        'CLAUDE.md',
+        '.modelgateway/rules/a.md',
+        '.modelgateway/rules/b.md',
+      ]);
+      const askSince = emulator.requests.length;
+      await opened.session.receive({ type: 'setMode', mode: 'ask' });
+      await opened.session.receive({ type: 'send', text: 'Hello there' });
+      const answer = opened.session.conversation.turns.at(-1) as AssistantTurn;
+      await eventually(() => assert.notEqual(answer.status, 'streaming'), 30_000);
+      const bodies = [since, askSince].map((from) => chatRequestsOf(emulator, from)[0].body as Body);
+      for (const body of bodies) {
+        const system = body.messages[0].role === 'system' ? (body.messages[0].content ?? '') : '';
+        const at = order.map((marker) => system.indexOf(marker));
+        assert.ok(
+          at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])),
+          `in order: ${JSON.stringify(at)}`,
+        );
+        assert.ok(!system.includes('not-markdown-7305') && !system.includes('in-a-folder-7306'));
+      }
+    } finally {
+      for (const path of ['CLAUDE.md', '.github', '.modelgateway'])
+        await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), path), { recursive: true });
+    }
+  });
 });

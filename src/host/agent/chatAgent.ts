@@ -117,6 +117,20 @@ export class ChatAgent {
     return conversation.mode === 'plan' || (conversation.mode === 'agent' && vscode.workspace.isTrusted);
   }
 
+  /**
+   * The chat's hand-off to Agent mode: runs the agent for the last user turn, then saves the conversation and
+   * marks the turn finished in the webview (while this chat still shows the conversation).
+   */
+  async answerAndFinish(turn: AssistantTurn, messages: ChatMessage[], signal: AbortSignal): Promise<void> {
+    const conversation = this.host.conversation;
+    await this.answer(turn, messages, signal);
+    await this.host.persist(conversation);
+    const status = turn.status === 'streaming' ? 'complete' : turn.status;
+    turn.status = status;
+    if (this.host.conversation === conversation)
+      this.host.post({ type: 'turnFinished', turnId: turn.id, status, error: turn.error });
+  }
+
   async setMode(mode: ChatMode): Promise<void> {
     const conversation = this.host.conversation;
     if (mode !== 'ask' && !agentAvailability(this.host.config).enabled) return;

@@ -1,23 +1,21 @@
 import * as vscode from 'vscode';
 import { addUserTurn, createConversation, startAssistantTurn, truncateFrom } from '../../chat/conversation';
-import { MessageMemo, type CountedMessages } from '../../chat/messageMemo';
-import { estimateTokens, planContextFit, dropOldestTurns } from '../../chat/tokens';
+import { MessageMemo } from '../../chat/messageMemo';
 import type { CodeQuote, Conversation, UserTurn } from '../../chat/types';
-import { planAttachmentFit, type Attachment } from '../../chat/context';
-import { CONTEXT_TOKENS, formatContextSize } from '../../gateway/models';
+import type { Attachment } from '../../chat/context';
+import { CONTEXT_TOKENS } from '../../gateway/models';
 import { ChatContext } from '../context/chatContext';
 import { openAttachment } from '../context/openAttachment';
 import { buildChatRequest, maxTokensFor } from '../chatRequest';
 import type { ChatViewState, HostToWebview } from '../../protocol';
 import type { ChatSessionActions, ChatState, InFlight } from './chatPorts';
 import { streamTurn } from './streamTurn';
+import { CONTEXT, fitContext, overContextRefusal } from './contextFit';
 import { createWebviewDispatcher } from './webviewActions';
 import { ChatImages } from './chatImages';
 import { agentAvailability, ChatAgent, type ConfirmAction } from '../agent/chatAgent';
-import { readRules, withRules } from '../agent/rulesFiles';
+import { applyAskRules, readAskRules } from './askRules';
 import { isSlashImage } from '../../images/slashImage';
-
-const CONTEXT = formatContextSize(CONTEXT_TOKENS);
 
 /** How a session differs from the default: tests answer its confirmations, which are modal dialogs otherwise. */
 export interface SessionOptions {
@@ -161,38 +159,23 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
   async sendFromComposer(text: string): Promise<void> {
     if (!text.trim()) return;
     if (isSlashImage(text)) return this.images.fromComposer(text);
+    // The rules files are read while the attachments are: the request waits for both, and each waits on the disk.
+    const rules = this.agent.active ? undefined : readAskRules(this.chat.config.current);
     const snapshot = await this.context.snapshot();
-    const refusal = snapshot.ok ? this.overContext(text, snapshot.attachments) : snapshot.message;
+    const config = this.chat.config.current;
+    const refusal = snapshot.ok
+      ? overContextRefusal(text, snapshot.attachments, {
+          historyTokens: () => this.memo.messages(this.conversation, config.chat.systemPrompt).estimate,
+          reservedTokens: maxTokensFor(this.conversation.model, config),
+        })
+      : snapshot.message;
     if (refusal || !snapshot.ok) {
       this.post({ type: 'notice', level: 'error', message: refusal ?? vscode.l10n.t('Not sent.') });
       this.post({ type: 'restoreDraft', text });
       return;
     }
     this.context.clear();
-    await this.send(text, undefined, snapshot.attachments);
-  }
-
-  /** The refusal message when the question, its attachments and the conversation exceed the model's context. */
-  private overContext(text: string, attachments: readonly Attachment[]): string | undefined {
-    if (!attachments.length) return undefined;
-    const config = this.chat.config.current;
-    const plan = planAttachmentFit({
-      questionTokens: estimateTokens(text),
-      attachmentTokens: attachments.map((a) => a.tokens),
-      historyTokens: this.memo.messages(this.conversation, config.chat.systemPrompt).estimate,
-      contextTokens: CONTEXT_TOKENS,
-      reservedTokens: maxTokensFor(this.conversation.model, config),
-    });
-    if (plan.fits) return undefined;
-    const attached = attachments.reduce((sum, a) => sum + a.tokens, 0);
-    const n = (value: number): string => value.toLocaleString('en-US');
-    return vscode.l10n.t(
-      'Not sent: with its attachments (about {0} tokens) this message needs about {1} tokens, over the {2} the model has room for by {3}. Remove an attachment or start a new chat.',
-      n(attached),
-      n(plan.total),
-      n(plan.limit),
-      n(plan.over),
-    );
+    await this.send(text, undefined, snapshot.attachments, undefined, rules);
   }
 
   /** Opens an attachment of a sent turn: the file at its lines, or the text that was sent. */
@@ -204,16 +187,23 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
 
   /**
    * Adds a user turn (with optional quoted code or attachments) and streams the answer. `modelText`, from a
-   * command, is what the model is sent in place of `text` (see `UserTurn.modelText`).
+   * command, is what the model is sent in place of `text` (see `UserTurn.modelText`); `rules`, the rules files'
+   * text when the caller started reading it already.
    */
-  async send(text: string, quote?: CodeQuote, attachments?: Attachment[], modelText?: string): Promise<void> {
+  async send(
+    text: string,
+    quote?: CodeQuote,
+    attachments?: Attachment[],
+    modelText?: string,
+    rules?: Promise<string>,
+  ): Promise<void> {
     if (!text.trim() && !quote) return;
     await this.stop();
     const turn = addUserTurn(this.conversation, text, quote, Date.now());
     if (attachments?.length) turn.attachments = attachments;
     if (modelText) turn.modelText = modelText;
     this.post({ type: 'turnsAdded', turns: [turn] });
-    await this.answer();
+    await this.answer({}, rules);
   }
 
   /** Aborts the answer in progress, keeping what arrived. */
@@ -279,9 +269,11 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     await this.send(text, original.quote, original.attachments, modelText);
   }
 
-  private async answer(options: { dropOldest?: boolean } = {}): Promise<void> {
+  private async answer(options: { dropOldest?: boolean } = {}, rulesAhead?: Promise<string>): Promise<void> {
     const chat = this.chat;
     const config = chat.config.current;
+    // Started before the work below, which needs no disk: the files are read meanwhile.
+    const rules = this.agent.active ? undefined : (rulesAhead ?? readAskRules(config));
     // The conversation answered, even if this chat shows another one by the time the answer ends.
     const conversation = this.conversation;
     const model = conversation.model;
@@ -299,8 +291,9 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
     // is redrawn again when the answer ends).
     chat.changed(conversation, this);
     try {
-      const messages = await this.fitContext(
+      const messages = await fitContext(
         this.memo.messages(conversation, config.chat.systemPrompt),
+        maxTokensFor(model, config),
         options,
       );
       const key = messages && (await chat.gateway.requireKey());
@@ -321,22 +314,12 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
         this.finishWithError(turn.id, error);
         return;
       }
-      if (config.agent.useRulesFiles && !this.agent.active) {
-        // Ask mode follows the workspace's rules files too, so the two modes agree.
-        const rules = await readRules();
-        if (rules.text)
-          messages.splice(0, messages[0]?.role === 'system' ? 1 : 0, withRules(messages[0], rules.text));
-      }
       if (this.agent.active) {
-        await this.agent.answer(turn, messages, abort.signal);
+        await this.agent.answerAndFinish(turn, messages, abort.signal);
         saved = true;
-        await chat.persist(conversation);
-        const status = turn.status === 'streaming' ? 'complete' : turn.status;
-        turn.status = status;
-        if (this.conversation === conversation)
-          this.post({ type: 'turnFinished', turnId: turn.id, status, error: turn.error });
         return;
       }
+      applyAskRules(messages, await (rules ?? readAskRules(config)));
       const request = buildChatRequest(model, messages, config);
       const outcome = await streamTurn({
         client: chat.gateway.current(),
@@ -372,34 +355,6 @@ export class ChatSession implements ChatSessionActions, vscode.Disposable {
       turn.error = error;
     }
     this.post({ type: 'turnFinished', turnId, status: 'error', error });
-  }
-
-  /** Returns the messages to send, trimmed when the user agrees, or undefined when they are too long. */
-  private async fitContext(
-    { messages, estimate }: CountedMessages,
-    options: { dropOldest?: boolean },
-  ): Promise<CountedMessages['messages'] | undefined> {
-    const reserved = maxTokensFor(this.conversation.model, this.chat.config.current);
-    const plan = planContextFit(messages, CONTEXT_TOKENS, reserved, estimate);
-    if (plan.fits) return messages;
-    if (options.dropOldest) return dropOldestTurns(messages, plan.dropCount);
-    const drop = vscode.l10n.t('Drop oldest turns');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t(
-        "This conversation is about {0} tokens, over the model's {1} context.",
-        plan.estimate.toLocaleString(),
-        CONTEXT,
-      ),
-      {
-        modal: true,
-        detail: vscode.l10n.t(
-          'Sending it needs the {0} oldest turns left out. Your history is kept.',
-          plan.dropCount,
-        ),
-      },
-      drop,
-    );
-    return choice === drop ? dropOldestTurns(messages, plan.dropCount) : undefined;
   }
 
   /**

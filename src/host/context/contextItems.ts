@@ -12,6 +12,7 @@ import {
   type Resolved,
 } from './readers';
 import type { TerminalCapture } from './terminalCapture';
+import { KeptDiskRead } from './diskRead';
 import { openDocument } from './workspacePaths';
 
 /**
@@ -57,9 +58,11 @@ function lineDetail(a: { path: string; startLine?: number; endLine?: number }): 
 
 /** A whole workspace file. */
 export function fileItem(uri: vscode.Uri, env: ReadEnv): Promise<Made> {
+  const kept = new KeptDiskRead();
   return made(
     `file:${uri.toString()}`,
-    (e) => readFileAttachment(uri, e),
+    // The read made when the chip is added answers the one at Enter while the file is unchanged.
+    (e) => readFileAttachment(uri, e, { kept }),
     () => showRange(uri),
     env,
   );

@@ -1,9 +1,16 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type Stats, constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { type EarlierRead, type ReadStamp, stillCurrent } from '../../chat/context/unchangedRead';
 
-/** What one open of a file found: a folder, a file too large to read, or the file's bytes. */
+/** What one open of a file found: a folder, a file too large to read, or the file's bytes and their stamp. */
 export type DiskRead =
-  { kind: 'folder' } | { kind: 'tooLarge'; size: number } | { kind: 'bytes'; bytes: Uint8Array };
+  | { kind: 'folder' }
+  | { kind: 'tooLarge'; size: number }
+  | { kind: 'bytes'; bytes: Uint8Array; stamp: ReadStamp };
+
+function stampOf(s: Stats): ReadStamp {
+  return { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
+}
 
 // As VS Code's own disk provider opens files for reading: never blocking on a FIFO or a device.
 const READ_FLAGS = process.platform === 'win32' ? 'r' : constants.O_RDONLY | constants.O_NONBLOCK;
@@ -29,7 +36,7 @@ export async function readDiskFile(fsPath: string, maxBytes: number): Promise<Di
     if (stat.isDirectory()) return { kind: 'folder' };
     if (!stat.isFile()) throw new Error(`${fsPath} is not a regular file`);
     if (stat.size > maxBytes) return { kind: 'tooLarge', size: stat.size };
-    return { kind: 'bytes', bytes: await readToEnd(handle, stat.size) };
+    return { kind: 'bytes', bytes: await readToEnd(handle, stat.size), stamp: stampOf(stat) };
   } finally {
     // Nothing waits for the close.
     handle.close().catch(() => undefined);
@@ -56,4 +63,35 @@ async function readToEnd(handle: Handle, size: number): Promise<Uint8Array> {
     length += bytesRead;
   }
   return buffer.subarray(0, length);
+}
+
+/**
+ * One file's latest read, kept so that the next read of an unchanged file is a stat (see `stillCurrent`): a chip
+ * is read when it is added and again at Enter, and most files did not change in between.
+ */
+export class KeptDiskRead {
+  private earlier: EarlierRead<Uint8Array> | undefined;
+
+  /** `now`: the wall clock (tests move it on to stand for a read made seconds after the file was written). */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The earlier read's bytes when a stat finds the same file unchanged since; undefined otherwise. */
+  async unchanged(fsPath: string): Promise<Uint8Array | undefined> {
+    const earlier = this.earlier;
+    if (!earlier) return undefined;
+    try {
+      return stillCurrent(earlier, stampOf(await stat(fsPath))) ? earlier.value : undefined;
+    } catch {
+      return undefined; // Gone: the full read says why.
+    }
+  }
+
+  /** `readDiskFile`, keeping the bytes it read and their stamp for the next read. */
+  async read(fsPath: string, maxBytes: number): Promise<DiskRead> {
+    this.earlier = undefined;
+    const readStartedAt = this.now();
+    const read = await readDiskFile(fsPath, maxBytes);
+    if (read.kind === 'bytes') this.earlier = { stamp: read.stamp, readStartedAt, value: read.bytes };
+    return read;
+  }
 }

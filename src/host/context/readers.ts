@@ -9,7 +9,7 @@ import {
   type Attachment,
 } from '../../chat/context';
 import type { ContextSettings } from './contextSettings';
-import { type DiskRead, readDiskFile } from './diskRead';
+import { type KeptDiskRead, readDiskFile } from './diskRead';
 import { locateInWorkspace, openDocument } from './workspacePaths';
 
 /** An attachment read now, or the reason it cannot be sent (shown to the user as is). */
@@ -39,9 +39,19 @@ export interface LineRange {
 export async function readFileAttachment(
   uri: vscode.Uri,
   env: ReadEnv,
-  options: { kind?: 'file' | 'selection' | 'symbol'; range?: LineRange; name?: string } = {},
+  options: {
+    kind?: 'file' | 'selection' | 'symbol';
+    range?: LineRange;
+    name?: string;
+    /** The file's last read, reused when the file has not changed since (and kept for the next read). */
+    kept?: KeptDiskRead;
+  } = {},
 ): Promise<Resolved> {
-  const located = await locateInWorkspace(uri);
+  const document = openDocument(uri);
+  // An unchanged file needs neither its link check nor its bytes again: both are those of the earlier read.
+  const unchanged =
+    !document && uri.scheme === 'file' ? await options.kept?.unchanged(uri.fsPath) : undefined;
+  const located = await locateInWorkspace(uri, { checkLinks: !unchanged });
   if ('refused' in located) return { ok: false, message: located.refused };
   const { path } = located;
   const pattern = matchExclude(path, env.settings.exclude);
@@ -55,7 +65,6 @@ export async function readFileAttachment(
       ),
     };
   }
-  const document = openDocument(uri);
   let text: string;
   let language = document?.languageId ?? '';
   if (document) {
@@ -63,7 +72,9 @@ export async function readFileAttachment(
   } else {
     let bytes: Uint8Array;
     try {
-      const read = await readWorkspaceFile(uri);
+      const read: FileRead = unchanged
+        ? { kind: 'bytes', bytes: unchanged }
+        : await readWorkspaceFile(uri, options.kept);
       if (read.kind === 'folder')
         return { ok: false, message: vscode.l10n.t('{0} is a folder, not a file.', path) };
       if (read.kind === 'tooLarge') {
@@ -123,9 +134,14 @@ export async function readFileAttachment(
   return { ok: true, attachment: { ...base, tokens: attachmentTokens(base) } };
 }
 
-/** A file's bytes, or why they are not read: from the local disk directly, else through `workspace.fs`. */
-async function readWorkspaceFile(uri: vscode.Uri): Promise<DiskRead> {
-  if (uri.scheme === 'file') return readDiskFile(uri.fsPath, MAX_READ_BYTES);
+/** A workspace file's bytes, or why they are not read. */
+type FileRead =
+  { kind: 'folder' } | { kind: 'tooLarge'; size: number } | { kind: 'bytes'; bytes: Uint8Array };
+
+/** A file's bytes, or why they are not read: from the local disk directly (kept in `kept`), else through `workspace.fs`. */
+async function readWorkspaceFile(uri: vscode.Uri, kept?: KeptDiskRead): Promise<FileRead> {
+  if (uri.scheme === 'file')
+    return kept ? kept.read(uri.fsPath, MAX_READ_BYTES) : readDiskFile(uri.fsPath, MAX_READ_BYTES);
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.type & vscode.FileType.Directory) return { kind: 'folder' };
   if (stat.size > MAX_READ_BYTES) return { kind: 'tooLarge', size: stat.size };

@@ -14,9 +14,12 @@ export interface WorkspaceFile {
 
 /**
  * Places `uri` inside a workspace folder, or says why it cannot be attached: outside every folder, a path
- * with `..`, or (on disk) a symbolic link whose target lies outside its folder.
+ * with `..`, or (on disk, unless `checkLinks` is false) a symbolic link whose target lies outside its folder.
  */
-export async function locateInWorkspace(uri: vscode.Uri): Promise<WorkspaceFile | { refused: string }> {
+export async function locateInWorkspace(
+  uri: vscode.Uri,
+  { checkLinks = true }: { checkLinks?: boolean } = {},
+): Promise<WorkspaceFile | { refused: string }> {
   const shown = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
   // Checked before getWorkspaceFolder, which compares prefixes and would place /ws/../etc inside /ws.
   if (uri.path.split('/').includes('..'))
@@ -33,7 +36,7 @@ export async function locateInWorkspace(uri: vscode.Uri): Promise<WorkspaceFile 
   const path = uri.path.startsWith(root + '/') ? uri.path.slice(root.length + 1) : '';
   if (isUnsafeRelativePath(path))
     return { refused: vscode.l10n.t('{0} is not a file inside the workspace; it was not attached.', shown) };
-  if (uri.scheme === 'file') {
+  if (uri.scheme === 'file' && checkLinks) {
     try {
       const [real, realRoot] = await Promise.all([realpath(uri.fsPath), realpath(folder.uri.fsPath)]);
       if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDiskFile } from '../../../src/host/context/diskRead';
+import { KeptDiskRead, readDiskFile } from '../../../src/host/context/diskRead';
 
 describe('readDiskFile (attachments read again at send)', () => {
   let dir: string;
@@ -54,5 +54,55 @@ describe('readDiskFile (attachments read again at send)', () => {
     const fifo = join(dir, 'pipe');
     execFileSync('mkfifo', [fifo]);
     await assert.rejects(readDiskFile(fifo, 1000), /not a regular file/);
+  });
+});
+
+describe('KeptDiskRead (the chip read answers the read at Enter while the file is unchanged)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mg-keptread-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  /** A clock as if the chip had been added a minute after the file was written. */
+  const aMinuteLater = (): number => Date.now() + 60_000;
+  const text = (bytes: Uint8Array | undefined): string | undefined => bytes && Buffer.from(bytes).toString();
+
+  it('gives the earlier bytes for a file unchanged since a read made after it settled', async () => {
+    const file = join(dir, 'a.ts');
+    writeFileSync(file, 'export const a = 1;\n');
+    const kept = new KeptDiskRead(aMinuteLater);
+    assert.equal((await kept.read(file, 1000)).kind, 'bytes');
+    assert.equal(text(await kept.unchanged(file)), 'export const a = 1;\n');
+  });
+
+  it('reads again a file edited to another size, replaced by a rename, or deleted', async () => {
+    const file = join(dir, 'a.ts');
+    writeFileSync(file, 'export const a = 1;\n');
+    const kept = new KeptDiskRead(aMinuteLater);
+    await kept.read(file, 1000);
+    writeFileSync(file, 'export const a = 12;\n');
+    assert.equal(await kept.unchanged(file), undefined);
+    await kept.read(file, 1000);
+    // An editor's atomic save: the same size, a new inode.
+    writeFileSync(join(dir, 'a.tmp'), 'export const a = 34;\n');
+    renameSync(join(dir, 'a.tmp'), file);
+    assert.equal(await kept.unchanged(file), undefined);
+    await kept.read(file, 1000);
+    rmSync(file);
+    assert.equal(await kept.unchanged(file), undefined);
+  });
+
+  it('reads again a file rewritten with the same size just after the read (a file written just before it is never trusted)', async () => {
+    const file = join(dir, 'a.ts');
+    writeFileSync(file, 'export const a = 1;\n');
+    const kept = new KeptDiskRead();
+    await kept.read(file, 1000);
+    writeFileSync(file, 'export const b = 2;\n');
+    assert.equal(await kept.unchanged(file), undefined);
+  });
+
+  it('keeps nothing from a read that found no bytes', async () => {
+    const kept = new KeptDiskRead(aMinuteLater);
+    mkdirSync(join(dir, 'sub'));
+    assert.deepEqual(await kept.read(join(dir, 'sub'), 1000), { kind: 'folder' });
+    assert.equal(await kept.unchanged(join(dir, 'sub')), undefined);
   });
 });
