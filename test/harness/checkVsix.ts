@@ -25,6 +25,7 @@ const MAX_BYTES = 1.5 * 1024 * 1024;
 const REQUIRED = [
   'dist/extension.js',
   'dist/agent.js',
+  'dist/review.js',
   'dist/webview.js',
   'dist/mcp.js',
   'dist/llhttp.wasm',

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { registerCommand } from '../ourCommands';
 import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import type { CodeQuote } from '../../chat/types';
@@ -15,7 +14,6 @@ import {
 import { mergeMessages } from '../../review/mergePrompt';
 import { buildChatRequest } from '../chatRequest';
 import type { ExtensionConfig } from '../config';
-import { lastActiveTextEditor } from '../editorTracker';
 import { isUserAbort, showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
 import { findWorkspaceFile, locateInWorkspace } from '../context/workspacePaths';
@@ -40,13 +38,16 @@ export interface ApplyResult {
   message?: string;
 }
 
-/** Registers `modelGateway.applyCodeBlock` (used by the chat's Apply button): a block into a file, reviewed. */
-export function registerApply(
-  context: vscode.ExtensionContext,
+/**
+ * `modelGateway.applyCodeBlock` (the chat's Apply button): a block into a file, reviewed in `review`;
+ * `lastEditor` is the extension's editor tracker (its state lives in the activation bundle).
+ */
+export function applyCodeBlockCommand(
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
   review: ReviewController,
-): void {
+  lastEditor: () => vscode.TextEditor | undefined,
+): (request: ApplyRequest) => Promise<ApplyResult> {
   const warn = (message: string, status: ApplyResult['status'], file?: string): ApplyResult => {
     void vscode.window.showWarningMessage(message);
     return { status, file, message };
@@ -59,7 +60,10 @@ export function registerApply(
         message: vscode.l10n.t('The workspace is not trusted. Nothing was changed.'),
       };
     const code = String(request?.code ?? '');
-    const uri = await resolveTarget(typeof request?.target === 'string' ? request.target : undefined);
+    const uri = await resolveTarget(
+      typeof request?.target === 'string' ? request.target : undefined,
+      lastEditor,
+    );
     if (!uri) {
       return warn(
         vscode.l10n.t(
@@ -194,16 +198,19 @@ export function registerApply(
     return { status: 'review', mode: 'merge', file: name, hunks };
   };
 
-  context.subscriptions.push(registerCommand('modelGateway.applyCodeBlock', apply));
+  return apply;
 }
 
 /** The file a block names, when it is in the workspace; else the active editor's file. */
-async function resolveTarget(named: string | undefined): Promise<vscode.Uri | undefined> {
+async function resolveTarget(
+  named: string | undefined,
+  lastEditor: () => vscode.TextEditor | undefined,
+): Promise<vscode.Uri | undefined> {
   if (named) {
     const found = await findNamed(named.replace(/\\/g, '/').replace(/^\.\//, ''));
     if (found) return found;
   }
-  const editor = lastActiveTextEditor();
+  const editor = lastEditor();
   return editor && editor.document.uri.scheme !== 'output' ? editor.document.uri : undefined;
 }
 
