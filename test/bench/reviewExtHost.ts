@@ -57,10 +57,13 @@ function trackLength(document: vscode.TextDocument): { samples: Array<[number, n
 /**
  * Time per character of the first and of the last tenth of the stream, from the document's growth: the
  * writes come every 50 ms, so each tenth spans a few of them and is measured as a rate. The last write
- * (the whole answer, after the stream) is left out.
+ * (the whole answer, after the stream) is left out. NaN (null in the results) with fewer than three streamed
+ * writes.
  */
 function tenths(samples: Array<[number, number]>): { firstTenthMs: number; lastTenthMs: number } {
   const streamed = samples.slice(0, -1);
+  // The review writes nothing while VS Code turns auto-save off; on a loaded machine the stream can end first.
+  if (streamed.length < 3) return { firstTenthMs: NaN, lastTenthMs: NaN };
   const final = streamed[streamed.length - 1][1];
   const rate = (a: [number, number], b: [number, number]): number => (b[0] - a[0]) / Math.max(1, b[1] - a[1]);
   const firstEnd = streamed.find(([, l], i) => i > 0 && l >= final * 0.1) ?? streamed[1];

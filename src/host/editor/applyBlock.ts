@@ -16,7 +16,8 @@ import { buildChatRequest } from '../chatRequest';
 import type { ExtensionConfig } from '../config';
 import { isUserAbort, showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
-import { findWorkspaceFile, locateInWorkspace } from '../context/workspacePaths';
+import { isUnsafeRelativePath } from '../../chat/context/safety';
+import { findWorkspaceFile, locateInWorkspace, openDocument } from '../context/workspacePaths';
 import { InlineEdit } from './inlineEdit';
 import type { ReviewController } from './reviewController';
 import { streamCodeIntoEdit } from './streamCodeIntoEdit';
@@ -73,6 +74,8 @@ export function applyCodeBlockCommand(
       );
     }
     const name = vscode.workspace.asRelativePath(uri);
+    // Read meanwhile: an open document is compared with its file once shown (catchUpWithDisk).
+    const disk = diskText(uri);
     if (await isReadOnly(uri))
       return warn(
         vscode.l10n.t('{0} is read-only, so the code was not applied. Nothing was changed.', name),
@@ -85,8 +88,9 @@ export function applyCodeBlockCommand(
       return warn(vscode.l10n.t('The code block is empty; nothing was applied.'), 'unavailable', name);
 
     const document = await vscode.workspace.openTextDocument(uri);
+    review.holdAutoSave(document);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
-    await catchUpWithDisk(document);
+    await catchUpWithDisk(document, await disk);
     const wasDirty = document.isDirty;
     const current = document.getText();
     const block = toEol(document, withoutNameComment(code, current));
@@ -123,7 +127,10 @@ export function applyCodeBlockCommand(
       return { status: 'review', mode: 'direct', file: name, hunks };
     }
 
-    if (!(await gateway.requireKey())) return { status: 'unavailable', file: name };
+    if (!(await gateway.requireKey())) {
+      review.finish();
+      return { status: 'unavailable', file: name };
+    }
     const config = getConfig();
     const model = config.edit.applyModel;
     const messages = mergeMessages({
@@ -219,12 +226,23 @@ async function findNamed(path: string): Promise<vscode.Uri | undefined> {
     const located = await locateInWorkspace(vscode.Uri.file(path));
     return 'uri' in located ? located.uri : undefined;
   }
-  const exact = await findWorkspaceFile(path);
+  const exact = openWorkspaceFile(path) ?? (await findWorkspaceFile(path));
   if (exact) return exact;
   // A bare or partial name (`a.ts`, `lib/a.ts`) counts when exactly one workspace file ends with it.
   if (/[[\]{}*?!]/.test(path) || path.split('/').includes('..')) return undefined;
   const matches = await vscode.workspace.findFiles(`**/${path}`, '**/node_modules/**', 2);
   return matches.length === 1 ? matches[0] : undefined;
+}
+
+/**
+ * The workspace file at relative `path` when it is open in the first folder that could hold it, as
+ * findWorkspaceFile would find it, without its file-system round trip; undefined to ask the file system.
+ */
+function openWorkspaceFile(path: string): vscode.Uri | undefined {
+  if (isUnsafeRelativePath(path)) return undefined;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const document = folder && openDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')));
+  return document && !document.isUntitled ? document.uri : undefined;
 }
 
 async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
@@ -250,12 +268,12 @@ async function diskText(uri: vscode.Uri): Promise<string | undefined> {
 }
 
 /**
- * An open document without unsaved changes whose file changed on disk is reloaded first, so the review is
- * computed against the file as it is now (VS Code's watcher may not have caught up yet).
+ * An open document without unsaved changes whose file changed on disk (`disk`, its text read just before) is
+ * reloaded first, so the review is computed against the file as it is now (VS Code's watcher may not have
+ * caught up yet).
  */
-async function catchUpWithDisk(document: vscode.TextDocument): Promise<void> {
+async function catchUpWithDisk(document: vscode.TextDocument, disk: string | undefined): Promise<void> {
   if (document.isDirty) return;
-  const disk = await diskText(document.uri);
   if (disk === undefined || disk === document.getText()) return;
   await vscode.commands.executeCommand('workbench.action.files.revert');
   const deadline = Date.now() + 2000;

@@ -62,6 +62,16 @@ export class ReviewController implements vscode.Disposable {
     return this.view.snapshot;
   }
 
+  /**
+   * Starts turning auto-save off for `document` ahead of `startStreaming`, so that the settings write overlaps
+   * the caller's own preparation instead of holding back the stream's first edit. A caller that then proposes
+   * nothing calls `finish`.
+   */
+  holdAutoSave(document: vscode.TextDocument): void {
+    if (this.active) return;
+    this.autoSaveOff = this.autoSave.hold(document);
+  }
+
   /** Starts showing a streaming edit of `original`, and turns auto-save off for its document. */
   startStreaming(edit: InlineEdit, abort: AbortController, original: string): void {
     this.active = { kind: 'streaming', edit, abort, diff: new StreamingDiff(original) };
