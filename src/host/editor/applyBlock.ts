@@ -249,10 +249,11 @@ async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
   if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === false) return true;
   if (uri.scheme !== 'file') return false;
   try {
-    const found = await vscode.workspace.fs.stat(uri);
+    // Both at once: each is a round trip, and Apply waits for them before anything shows.
+    const [found, local] = await Promise.all([vscode.workspace.fs.stat(uri), stat(uri.fsPath)]);
     if (((found.permissions ?? 0) & vscode.FilePermission.Readonly) !== 0) return true;
     // No write bit for anyone: read-only, even for a root process that could write it anyway.
-    return ((await stat(uri.fsPath)).mode & 0o222) === 0;
+    return (local.mode & 0o222) === 0;
   } catch {
     return true;
   }
