@@ -6,7 +6,7 @@ import { join, posix } from 'node:path';
 import { repoRoot } from './paths';
 
 const ALLOWED = [
-  /^dist\/(extension|agent)\.js$/,
+  /^dist\/(extension|agent|review)\.js$/,
   /^dist\/webview\.js$/,
   /^dist\/mcp\.js$/,
   /^dist\/llhttp(_simd)?\.wasm$/,
