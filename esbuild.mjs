@@ -87,14 +87,22 @@ const undiciUnusedLeftOut = {
 };
 
 /**
- * The agent's run-time (the loop, the protocols, the tools: `src/host/agent/agentRuntime.ts`) is a bundle of its
- * own, dist/agent.js, which `chatAgent.ts` requires on the first run: activation parses about 70 KB less. In the
- * extension's bundle its `require('./agentRuntime')` becomes `require('./agent.js')`, next to it.
+ * Run-times required on first use, each a bundle of its own next to the extension's, so activation never parses
+ * them: the agent's (the loop, the protocols, the tools: `src/host/agent/agentRuntime.ts`, dist/agent.js, which
+ * `chatAgent.ts` requires on the first run; about 70 KB) and the edit review's (Generate Code, Apply, the
+ * streaming preview and the per-hunk review: `src/host/editor/reviewRuntime.ts`, dist/review.js, which
+ * `editReviewHost.ts` requires on the first Generate Code, Apply or agent file review). In the extension's
+ * bundle `require('./agentRuntime')` becomes `require('./agent.js')`, and `require('./reviewRuntime')`
+ * `require('./review.js')`.
  */
-const agentRuntimeApart = {
-  name: 'agent-runtime-apart',
+const RUNTIMES_APART = { agentRuntime: './agent.js', reviewRuntime: './review.js' };
+const runtimesApart = {
+  name: 'runtimes-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/agentRuntime$/ }, () => ({ path: './agent.js', external: true }));
+    build.onResolve({ filter: /^\.\/(agentRuntime|reviewRuntime)$/ }, (args) => ({
+      path: RUNTIMES_APART[args.path.slice(2)],
+      external: true,
+    }));
   },
 };
 
@@ -116,8 +124,9 @@ function nodeBundle(entry, outfile, extraPlugins = []) {
 }
 
 const builds = [
-  nodeBundle('src/extension.ts', 'dist/extension.js', [agentRuntimeApart]),
+  nodeBundle('src/extension.ts', 'dist/extension.js', [runtimesApart]),
   nodeBundle('src/host/agent/agentRuntime.ts', 'dist/agent.js'),
+  nodeBundle('src/host/editor/reviewRuntime.ts', 'dist/review.js'),
   // The MCP SDK's client, a bundle of its own that the extension requires on the first run with an MCP server,
   // so that activation never parses it (src/host/agent/mcp/sdkClient.ts).
   nodeBundle('src/host/agent/mcp/sdkClient.ts', 'dist/mcp.js'),

@@ -10,14 +10,13 @@ import { registerApiKeyCommands } from './host/commands/apiKeyCommands';
 import { registerSelectModel } from './host/commands/selectModel';
 import { registerTestConnection } from './host/commands/testConnection';
 import { ConfigState } from './host/configState';
-import { registerEditorTracker } from './host/editorTracker';
 import { registerContextCommands } from './host/context/contextCommands';
 import { FileIndex } from './host/context/fileIndex';
 import { TerminalCapture } from './host/context/terminalCapture';
 import { registerExplainSelection } from './host/editor/explainSelection';
 import type { ReviewSnapshot } from './host/editor/editReview';
-import { registerApply } from './host/editor/applyBlock';
-import { registerGenerateCode } from './host/editor/generateCode';
+import { registerEditReview } from './host/editor/editReviewHost';
+import { lastActiveTextEditor, registerEditorTracker } from './host/editorTracker';
 import { GatewayService } from './host/gatewayService';
 import { LastConnection } from './host/lastConnection';
 import { registerGenerateImage } from './host/images/generateImage';
@@ -91,8 +90,13 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   });
   mcpForDeactivate = mcp;
   context.subscriptions.push(mcp);
-  // Generate Code's review, where an agent run's changed files open too.
-  const review = registerGenerateCode(context, gateway, () => config.current);
+  // Generate Code's and Apply's review, where an agent run's changed files open too.
+  const review = registerEditReview({
+    context,
+    gateway,
+    getConfig: () => config.current,
+    lastEditor: lastActiveTextEditor,
+  });
   void review.recoverAutoSave(context.workspaceState);
   const agentTerminals = new AgentTerminals();
   context.subscriptions.push(agentTerminals);
@@ -130,7 +134,6 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   const chat = registerChat(context, hub);
   registerExplainSelection(context, chat);
   registerContextCommands(context, chat);
-  registerApply(context, gateway, () => config.current, review);
   registerGenerateImage(context, gateway, () => config.current);
   registerLanguageModelProvider(context, gateway, () => config.current, models);
   const gatewayChatHandler = registerParticipant(context, gateway, () => config.current);

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { isGatewayError, type GatewayError } from '../gateway';
+import { isGatewayError, type GatewayError } from '../gateway/errors';
 import type { TurnError } from '../chat/types';
-import { setApiKeyLabel } from './gatewayService';
 
 /** The next step each kind of gateway error suggests (a refused connection: check the base URL). */
 const ERROR_ACTIONS: Partial<Record<GatewayError['kind'], TurnError['action']>> = {
@@ -74,3 +73,6 @@ export async function showError(
   if (choice === openSettings) await openBaseUrlSetting();
   if (choice === showLog) await vscode.commands.executeCommand('modelGateway.showLog');
 }
+
+/** The label of the buttons that run Set API Key. */
+export const setApiKeyLabel = (): string => vscode.l10n.t('Set API Key');

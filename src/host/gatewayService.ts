@@ -3,6 +3,7 @@ import { createGatewayClient } from '../gateway';
 import type { GatewayClient } from '../gateway/types';
 import type { ApiKeyStore } from './apiKey';
 import type { ExtensionConfig } from './config';
+import { setApiKeyLabel } from './errors';
 import { logRequest } from './log';
 
 /** Builds the gateway client from the current settings and key, rebuilding it when settings change. */
@@ -81,5 +82,4 @@ export class GatewayService implements vscode.Disposable {
   }
 }
 
-/** The label of the buttons that run Set API Key. */
-export const setApiKeyLabel = (): string => vscode.l10n.t('Set API Key');
+export { setApiKeyLabel };

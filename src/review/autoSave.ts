@@ -26,6 +26,9 @@ export interface AutoSaveSuspension {
 /** The value auto-save is off with. */
 export const AUTO_SAVE_OFF = 'off';
 
+/** Workspace-state key of the suspension in force, so one a session left behind is ended by the next. */
+export const AUTO_SAVE_NOTE_KEY = 'modelGateway.review.autoSaveSuspension';
+
 /** The value VS Code uses: a language's values beat the plain ones, and a narrower level a wider one. */
 export function effectiveAutoSave(values: AutoSaveValues): string {
   return (

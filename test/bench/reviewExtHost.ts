@@ -57,14 +57,21 @@ function trackLength(document: vscode.TextDocument): { samples: Array<[number, n
 /**
  * Time per character of the first and of the last tenth of the stream, from the document's growth: the
  * writes come every 50 ms, so each tenth spans a few of them and is measured as a rate. The last write
- * (the whole answer, after the stream) is left out.
+ * (the whole answer, after the stream) is left out. NaN (null in the results) with fewer than three streamed
+ * writes, or writes too sparse to bound a tenth (a streamed write is dropped when a later one overtakes it, so a
+ * loaded machine writes seldom).
  */
 function tenths(samples: Array<[number, number]>): { firstTenthMs: number; lastTenthMs: number } {
   const streamed = samples.slice(0, -1);
+  // The review writes nothing while VS Code turns auto-save off; on a loaded machine the stream can end first.
+  if (streamed.length < 3) return { firstTenthMs: NaN, lastTenthMs: NaN };
   const final = streamed[streamed.length - 1][1];
   const rate = (a: [number, number], b: [number, number]): number => (b[0] - a[0]) / Math.max(1, b[1] - a[1]);
   const firstEnd = streamed.find(([, l], i) => i > 0 && l >= final * 0.1) ?? streamed[1];
   const lastStart = [...streamed].reverse().find(([, l], i) => i > 0 && l <= final * 0.9) ?? streamed[0];
+  // Writes so far apart that a window spans a quarter of the text compare halves, not tenths: not measured.
+  if (firstEnd[1] > final * 0.25 || lastStart[1] < final * 0.75)
+    return { firstTenthMs: NaN, lastTenthMs: NaN };
   // Both as milliseconds per tenth of the text.
   return {
     firstTenthMs: rate(streamed[0], firstEnd) * final * 0.1,

@@ -6,7 +6,7 @@ import { join, posix } from 'node:path';
 import { repoRoot } from './paths';
 
 const ALLOWED = [
-  /^dist\/(extension|agent)\.js$/,
+  /^dist\/(extension|agent|review)\.js$/,
   /^dist\/webview\.js$/,
   /^dist\/mcp\.js$/,
   /^dist\/llhttp(_simd)?\.wasm$/,
@@ -25,6 +25,7 @@ const MAX_BYTES = 1.5 * 1024 * 1024;
 const REQUIRED = [
   'dist/extension.js',
   'dist/agent.js',
+  'dist/review.js',
   'dist/webview.js',
   'dist/mcp.js',
   'dist/llhttp.wasm',

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { decisionOfHunks, type FileDecision } from '../../agent/changedFiles';
 import { lineStats } from '../../agent/editText';
 import type { ReviewModel } from '../../review/model';
-import type { ReviewController } from '../editor/reviewController';
+import type { EditReviewHost } from '../editor/editReviewHost';
 
 /** A file decided hunk by hunk: how, and its lines now against the checkpoint. */
 export type HunksDecided = (
@@ -27,7 +27,7 @@ export interface AgentFileReview {
  * Opens the file with its hunks under review; false when nothing differs from the checkpoint any more or Generate
  * Code holds the review (the caller shows the plain diff then).
  */
-export async function openAgentFileReview(review: ReviewController, file: AgentFileReview): Promise<boolean> {
+export async function openAgentFileReview(review: EditReviewHost, file: AgentFileReview): Promise<boolean> {
   const document = await vscode.workspace.openTextDocument(file.uri);
   await vscode.window.showTextDocument(document, { preview: false });
   const hunks = review.openFileReview(document, file.original, {

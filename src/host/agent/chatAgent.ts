@@ -9,7 +9,7 @@ import type { AssistantTurn, Conversation, UserTurn } from '../../chat/types';
 import type { ChatMessage, GatewayClient } from '../../gateway/types';
 import type { AgentAvailability, HostToWebview } from '../../protocol';
 import type { ExtensionConfig } from '../config';
-import type { ReviewController } from '../editor/reviewController';
+import type { EditReviewHost } from '../editor/editReviewHost';
 import type { AgentRunner } from './agentRun';
 import type { AgentTerminals } from './agentTerminal';
 import { ChangedFileActions, putBack } from './changedFileActions';
@@ -29,7 +29,7 @@ export interface AgentServices {
   /** The tools a run can offer and the user's choice among them (the Tools picker). */
   tools: ToolCatalog;
   /** The editor's per-hunk review (Generate Code's), where a changed file opens. */
-  review?: ReviewController;
+  review?: EditReviewHost;
   /** The window's MCP servers. */
   mcp?: McpToolSource;
   /** MCP tools the user always allows in this workspace. */

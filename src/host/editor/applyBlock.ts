@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { registerCommand } from '../ourCommands';
 import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import type { CodeQuote } from '../../chat/types';
@@ -15,10 +14,10 @@ import {
 import { mergeMessages } from '../../review/mergePrompt';
 import { buildChatRequest } from '../chatRequest';
 import type { ExtensionConfig } from '../config';
-import { lastActiveTextEditor } from '../editorTracker';
 import { isUserAbort, showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
-import { findWorkspaceFile, locateInWorkspace } from '../context/workspacePaths';
+import { isUnsafeRelativePath } from '../../chat/context/safety';
+import { findWorkspaceFile, locateInWorkspace, openDocument } from '../context/workspacePaths';
 import { InlineEdit } from './inlineEdit';
 import type { ReviewController } from './reviewController';
 import { streamCodeIntoEdit } from './streamCodeIntoEdit';
@@ -40,13 +39,16 @@ export interface ApplyResult {
   message?: string;
 }
 
-/** Registers `modelGateway.applyCodeBlock` (used by the chat's Apply button): a block into a file, reviewed. */
-export function registerApply(
-  context: vscode.ExtensionContext,
+/**
+ * `modelGateway.applyCodeBlock` (the chat's Apply button): a block into a file, reviewed in `review`;
+ * `lastEditor` is the extension's editor tracker (its state lives in the activation bundle).
+ */
+export function applyCodeBlockCommand(
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
   review: ReviewController,
-): void {
+  lastEditor: () => vscode.TextEditor | undefined,
+): (request: ApplyRequest) => Promise<ApplyResult> {
   const warn = (message: string, status: ApplyResult['status'], file?: string): ApplyResult => {
     void vscode.window.showWarningMessage(message);
     return { status, file, message };
@@ -59,7 +61,10 @@ export function registerApply(
         message: vscode.l10n.t('The workspace is not trusted. Nothing was changed.'),
       };
     const code = String(request?.code ?? '');
-    const uri = await resolveTarget(typeof request?.target === 'string' ? request.target : undefined);
+    const uri = await resolveTarget(
+      typeof request?.target === 'string' ? request.target : undefined,
+      lastEditor,
+    );
     if (!uri) {
       return warn(
         vscode.l10n.t(
@@ -69,6 +74,8 @@ export function registerApply(
       );
     }
     const name = vscode.workspace.asRelativePath(uri);
+    // Read meanwhile: an open document is compared with its file once shown (catchUpWithDisk).
+    const disk = diskText(uri);
     if (await isReadOnly(uri))
       return warn(
         vscode.l10n.t('{0} is read-only, so the code was not applied. Nothing was changed.', name),
@@ -81,8 +88,9 @@ export function registerApply(
       return warn(vscode.l10n.t('The code block is empty; nothing was applied.'), 'unavailable', name);
 
     const document = await vscode.workspace.openTextDocument(uri);
+    review.holdAutoSave(document);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
-    await catchUpWithDisk(document);
+    await catchUpWithDisk(document, await disk);
     const wasDirty = document.isDirty;
     const current = document.getText();
     const block = toEol(document, withoutNameComment(code, current));
@@ -119,7 +127,10 @@ export function registerApply(
       return { status: 'review', mode: 'direct', file: name, hunks };
     }
 
-    if (!(await gateway.requireKey())) return { status: 'unavailable', file: name };
+    if (!(await gateway.requireKey())) {
+      review.finish();
+      return { status: 'unavailable', file: name };
+    }
     const config = getConfig();
     const model = config.edit.applyModel;
     const messages = mergeMessages({
@@ -194,16 +205,19 @@ export function registerApply(
     return { status: 'review', mode: 'merge', file: name, hunks };
   };
 
-  context.subscriptions.push(registerCommand('modelGateway.applyCodeBlock', apply));
+  return apply;
 }
 
 /** The file a block names, when it is in the workspace; else the active editor's file. */
-async function resolveTarget(named: string | undefined): Promise<vscode.Uri | undefined> {
+async function resolveTarget(
+  named: string | undefined,
+  lastEditor: () => vscode.TextEditor | undefined,
+): Promise<vscode.Uri | undefined> {
   if (named) {
     const found = await findNamed(named.replace(/\\/g, '/').replace(/^\.\//, ''));
     if (found) return found;
   }
-  const editor = lastActiveTextEditor();
+  const editor = lastEditor();
   return editor && editor.document.uri.scheme !== 'output' ? editor.document.uri : undefined;
 }
 
@@ -212,7 +226,7 @@ async function findNamed(path: string): Promise<vscode.Uri | undefined> {
     const located = await locateInWorkspace(vscode.Uri.file(path));
     return 'uri' in located ? located.uri : undefined;
   }
-  const exact = await findWorkspaceFile(path);
+  const exact = openWorkspaceFile(path) ?? (await findWorkspaceFile(path));
   if (exact) return exact;
   // A bare or partial name (`a.ts`, `lib/a.ts`) counts when exactly one workspace file ends with it.
   if (/[[\]{}*?!]/.test(path) || path.split('/').includes('..')) return undefined;
@@ -220,14 +234,26 @@ async function findNamed(path: string): Promise<vscode.Uri | undefined> {
   return matches.length === 1 ? matches[0] : undefined;
 }
 
+/**
+ * The workspace file at relative `path` when it is open in the first folder that could hold it, as
+ * findWorkspaceFile would find it, without its file-system round trip; undefined to ask the file system.
+ */
+function openWorkspaceFile(path: string): vscode.Uri | undefined {
+  if (isUnsafeRelativePath(path)) return undefined;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const document = folder && openDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')));
+  return document && !document.isUntitled ? document.uri : undefined;
+}
+
 async function isReadOnly(uri: vscode.Uri): Promise<boolean> {
   if (vscode.workspace.fs.isWritableFileSystem(uri.scheme) === false) return true;
   if (uri.scheme !== 'file') return false;
   try {
-    const found = await vscode.workspace.fs.stat(uri);
+    // Both at once: each is a round trip, and Apply waits for them before anything shows.
+    const [found, local] = await Promise.all([vscode.workspace.fs.stat(uri), stat(uri.fsPath)]);
     if (((found.permissions ?? 0) & vscode.FilePermission.Readonly) !== 0) return true;
     // No write bit for anyone: read-only, even for a root process that could write it anyway.
-    return ((await stat(uri.fsPath)).mode & 0o222) === 0;
+    return (local.mode & 0o222) === 0;
   } catch {
     return true;
   }
@@ -243,12 +269,12 @@ async function diskText(uri: vscode.Uri): Promise<string | undefined> {
 }
 
 /**
- * An open document without unsaved changes whose file changed on disk is reloaded first, so the review is
- * computed against the file as it is now (VS Code's watcher may not have caught up yet).
+ * An open document without unsaved changes whose file changed on disk (`disk`, its text read just before) is
+ * reloaded first, so the review is computed against the file as it is now (VS Code's watcher may not have
+ * caught up yet).
  */
-async function catchUpWithDisk(document: vscode.TextDocument): Promise<void> {
+async function catchUpWithDisk(document: vscode.TextDocument, disk: string | undefined): Promise<void> {
   if (document.isDirty) return;
-  const disk = await diskText(document.uri);
   if (disk === undefined || disk === document.getText()) return;
   await vscode.commands.executeCommand('workbench.action.files.revert');
   const deadline = Date.now() + 2000;

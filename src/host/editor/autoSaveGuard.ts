@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import {
+  AUTO_SAVE_NOTE_KEY as NOTE_KEY,
   AUTO_SAVE_OFF,
   planSuspension,
   shouldRestore,
@@ -7,9 +8,6 @@ import {
   type AutoSaveValues,
   type SettingLevel,
 } from '../../review/autoSave';
-
-/** Where the suspension in force is noted, so a session that ended without restoring it is mended later. */
-const NOTE_KEY = 'modelGateway.review.autoSaveSuspension';
 
 /** A suspension written to the settings: for which language, and for which folder at that level. */
 interface Held extends AutoSaveSuspension {

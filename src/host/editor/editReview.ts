@@ -69,13 +69,16 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
 
   /** Shows a generation while it streams: the preview diff of what has arrived so far. */
   showStreaming(edit: InlineEdit, segments: readonly Segment[]): void {
+    // Only the first call changes the Generating… lens and the context keys; later ones redraw the diff, and
+    // VS Code asks for the lenses again after each edit by itself.
+    const started = !this.streaming || this.document !== edit.document;
     this.document = edit.document;
     this.top = () => edit.start;
     this.streaming = true;
     this.session = undefined;
     this.hunks = drawnHunks(edit.start, segments);
-    this.setContext(true, false);
-    this.redraw();
+    if (started) this.setContext(true, false);
+    this.redraw(started);
   }
 
   /** Shows an open review; call `refresh` whenever it changes. */
@@ -112,6 +115,7 @@ export class EditReview implements vscode.CodeLensProvider, vscode.Disposable {
     this.redraw();
     this.document = undefined;
     this.session = undefined;
+    this.streaming = false;
     this.status.hide();
     this.setContext(false, false);
     this.changed.fire();

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { registerCommand } from '../ourCommands';
 import { requireTrust } from '../trust';
 import { extractCode } from '../../chat/codeExtract';
 import { codeGenerationMessages } from '../../chat/prompts';
@@ -7,15 +6,14 @@ import { buildChatRequest } from '../chatRequest';
 import type { ExtensionConfig } from '../config';
 import { isUserAbort, showError } from '../errors';
 import type { GatewayService } from '../gatewayService';
-import { lastActiveTextEditor } from '../editorTracker';
 import { codePlacer, surroundingLines } from './editorContext';
 import { askInstruction } from './instructionInput';
 import { InlineEdit } from './inlineEdit';
-import { ReviewController } from './reviewController';
+import type { ReviewController } from './reviewController';
 import { streamCodeIntoEdit } from './streamCodeIntoEdit';
 
 /** Options for automation: skip the instruction prompt. */
-interface GenerateCodeOptions {
+export interface GenerateCodeOptions {
   instruction?: string;
 }
 
@@ -25,18 +23,22 @@ export type GenerateCodeResult = {
   code?: string;
 };
 
-/** Registers Generate Code (streamed into the editor, then reviewed hunk by hunk) and the review commands. */
-export function registerGenerateCode(
+/**
+ * Generate Code (streamed into the editor, then reviewed hunk by hunk in `review`); `lastEditor` is the
+ * extension's editor tracker (its state lives in the activation bundle, editorTracker.ts).
+ */
+export function generateCodeCommand(
   context: vscode.ExtensionContext,
   gateway: GatewayService,
   getConfig: () => ExtensionConfig,
-): ReviewController {
-  const review = new ReviewController();
+  review: ReviewController,
+  lastEditor: () => vscode.TextEditor | undefined,
+): (options?: GenerateCodeOptions) => Promise<GenerateCodeResult> {
   const finish = (): void => review.finish();
 
   const generate = async (options?: GenerateCodeOptions): Promise<GenerateCodeResult> => {
     if (!(await requireTrust(vscode.l10n.t('Generate Code')))) return { status: 'unavailable' };
-    const editor = vscode.window.activeTextEditor ?? lastActiveTextEditor();
+    const editor = vscode.window.activeTextEditor ?? lastEditor();
     if (!editor) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Open a file first: Generate Code writes into the active editor.'),
@@ -139,6 +141,5 @@ export function registerGenerateCode(
     return { status: 'review', code };
   };
 
-  context.subscriptions.push(review, registerCommand('modelGateway.generateCode', generate));
-  return review;
+  return generate;
 }

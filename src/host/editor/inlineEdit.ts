@@ -26,6 +26,8 @@ export class InlineEdit implements vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly subscription: vscode.Disposable;
   private firstEdit = true;
+  /** How many `setCode` calls were made: a streamed update with a later one queued behind it is skipped. */
+  private calls = 0;
 
   constructor(
     readonly editor: vscode.TextEditor,
@@ -49,9 +51,14 @@ export class InlineEdit implements vscode.Disposable {
     return new vscode.Range(this.document.positionAt(this.start), this.document.positionAt(this.end));
   }
 
-  /** Makes the region hold `code`, editing only the part that differs; edits are queued, never interleaved. */
+  /**
+   * Makes the region hold `code`, editing only the part that differs; edits are queued, never interleaved. A
+   * streamed update (not `last`) that is still queued when a later call comes is dropped (resolves false): the
+   * later one carries its text, and the editor has one round trip less to make while the stream runs ahead.
+   */
   setCode(code: string, last = false): Promise<boolean> {
-    const next = this.queue.then(() => this.apply(code, last));
+    const call = ++this.calls;
+    const next = this.queue.then(() => (!last && call !== this.calls ? false : this.apply(code, last)));
     this.queue = next.then(
       () => undefined,
       () => undefined,

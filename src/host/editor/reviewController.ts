@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { registerCommand } from '../ourCommands';
 import type { Segment } from '../../review/diff';
 import { ReviewModel } from '../../review/model';
 import { StreamingDiff } from '../../review/streaming';
@@ -25,7 +24,8 @@ export interface FileReviewHooks {
 
 /**
  * The one edit the extension proposes at a time: while it streams (an InlineEdit owns the region) and then
- * while its hunks are reviewed (a ReviewSession follows the document). Owns the review commands.
+ * while its hunks are reviewed (a ReviewSession follows the document). The review commands (registered at
+ * activation, editReviewHost.ts) call its public methods.
  */
 export class ReviewController implements vscode.Disposable {
   private readonly view = new EditReview();
@@ -41,12 +41,6 @@ export class ReviewController implements vscode.Disposable {
     this.subscriptions.push(
       this.view,
       this.autoSave,
-      registerCommand('modelGateway.acceptEdit', () => this.acceptAll()),
-      registerCommand('modelGateway.rejectEdit', () => this.rejectAll()),
-      registerCommand('modelGateway.acceptHunk', (id?: number) => this.acceptHunk(id)),
-      registerCommand('modelGateway.rejectHunk', (id?: number) => this.rejectHunk(id)),
-      registerCommand('modelGateway.nextHunk', () => this.reveal(1)),
-      registerCommand('modelGateway.previousHunk', () => this.reveal(-1)),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         // While the close question waits, the review outlives its document: Cancel opens the file again.
         if (this.active?.kind === 'review' && doc === this.active.session.document && !this.asking)
@@ -66,6 +60,16 @@ export class ReviewController implements vscode.Disposable {
   /** What the review's decorations show, for tests. */
   get snapshot(): ReviewSnapshot {
     return this.view.snapshot;
+  }
+
+  /**
+   * Starts turning auto-save off for `document` ahead of `startStreaming`, so that the settings write overlaps
+   * the caller's own preparation instead of holding back the stream's first edit. A caller that then proposes
+   * nothing calls `finish`.
+   */
+  holdAutoSave(document: vscode.TextDocument): void {
+    if (this.active) return;
+    this.autoSaveOff = this.autoSave.hold(document);
   }
 
   /** Starts showing a streaming edit of `original`, and turns auto-save off for its document. */
@@ -169,13 +173,15 @@ export class ReviewController implements vscode.Disposable {
     else this.view.refresh();
   }
 
-  private acceptAll(): boolean {
+  /** Accept All: keeps every hunk left. */
+  acceptAll(): boolean {
     if (this.active?.kind !== 'review') return false;
     this.active.session.acceptAll();
     return true;
   }
 
-  private async rejectAll(): Promise<boolean> {
+  /** Reject All: cancels a streaming edit, or puts back every hunk left. */
+  async rejectAll(): Promise<boolean> {
     if (!this.active) return false;
     if (this.active.kind === 'streaming') {
       this.active.abort.abort();
@@ -196,12 +202,14 @@ export class ReviewController implements vscode.Disposable {
     return ok;
   }
 
-  private acceptHunk(id?: number): boolean {
+  /** Keeps one hunk (see `target`). */
+  acceptHunk(id?: number): boolean {
     const hunk = this.target(id);
     return hunk !== undefined && this.active?.kind === 'review' && this.active.session.accept(hunk);
   }
 
-  private async rejectHunk(id?: number): Promise<boolean> {
+  /** Puts one hunk's original text back (see `target`). */
+  async rejectHunk(id?: number): Promise<boolean> {
     const hunk = this.target(id);
     if (hunk === undefined || this.active?.kind !== 'review') return false;
     const { session, hooks } = this.active;
@@ -223,7 +231,7 @@ export class ReviewController implements vscode.Disposable {
   }
 
   /** Moves the cursor to the next (1) or previous (-1) hunk left, wrapping around, and shows it. */
-  private async reveal(direction: 1 | -1): Promise<boolean> {
+  async reveal(direction: 1 | -1): Promise<boolean> {
     if (this.active?.kind !== 'review') return false;
     const { model, document } = this.active.session;
     const editor = await vscode.window.showTextDocument(document);
