@@ -32,8 +32,8 @@ export async function saveImages(request: SaveRequest): Promise<vscode.Uri[]> {
  * workspace is wherever the extension runs). Not `workspace.fs`: there, each rename and each existence check
  * of a free name is a round trip to the window (in code-server through the browser and back), and a rename
  * runs in the window as several steps: saving one 4096×4096 noise PNG took 90–670 ms in the image bench's
- * extension host, 17–80 ms this way (the same loaded machine). A hard
- * link that fails on an existing target, then an unlink, moves the finished file without ever replacing one.
+ * extension host, 17–80 ms this way (the same loaded machine). A hard link that fails on an existing target,
+ * then an unlink, moves the finished file without ever replacing one.
  */
 function diskImageFs(folder: vscode.Uri): ImageFs {
   const local = (path: string): string => folder.with({ path }).fsPath;
