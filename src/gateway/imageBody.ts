@@ -12,7 +12,13 @@
  * once blocks too, for the same reason).
  */
 
-import { BASE64_WHITESPACE, Base64Check, ImageNotBase64Error } from './base64';
+import {
+  BASE64_WHITESPACE,
+  Base64Check,
+  ImageNotBase64Error,
+  base64DecodedLength,
+  hasBase64Whitespace,
+} from './base64';
 
 export { ImageNotBase64Error } from './base64';
 
@@ -75,7 +81,7 @@ export class ImageBodyReader {
   private imageEscape = '';
   private head: string | undefined = '';
   private carry = '';
-  private check = new Base64Check();
+  private check = new Base64Check(true);
   /** Full segments of the current image, and the one being written (`used` bytes of it). */
   private segments: Buffer[] = [];
   private target = EMPTY;
@@ -165,7 +171,7 @@ export class ImageBodyReader {
     this.inImage = true;
     this.head = '';
     this.carry = '';
-    this.check = new Base64Check();
+    this.check = new Base64Check(true);
     this.size = 0;
     this.used = 0;
     this.segments = [];
@@ -196,7 +202,12 @@ export class ImageBodyReader {
         const e = this.imageEscape;
         if (e[1] !== 'u') out += ESCAPES[e[1]] ?? '';
         else if (e.length < 6) continue;
-        else out += String.fromCharCode(parseInt(e.slice(2), 16));
+        else {
+          // Node's decoder cuts a character above U+00FF to its low byte instead of skipping it.
+          const code = parseInt(e.slice(2), 16);
+          if (!(code < 0x80)) throw new ImageNotBase64Error('a character outside the base64 alphabet');
+          out += String.fromCharCode(code);
+        }
         this.imageEscape = '';
       } else if (ch === '\\') this.imageEscape = ch;
       else if (ch === '"') {
@@ -227,7 +238,8 @@ export class ImageBodyReader {
       } else text = this.head;
       this.head = undefined;
     }
-    text = text.replace(BASE64_WHITESPACE, '');
+    if (hasBase64Whitespace(text)) text = text.replace(BASE64_WHITESPACE, '');
+    // The padding and the alphabets here; each character's place in the alphabet by `decode`.
     this.check.piece(text);
     if (this.carry) {
       // Complete the quartet left over from the last piece, so the rest decodes without a copy.
@@ -244,7 +256,10 @@ export class ImageBodyReader {
     this.carry = text.slice(whole);
   }
 
-  /** Decodes whole quartets of base64 text into the image's segments, starting a new one when full. */
+  /**
+   * Decodes whole quartets of base64 text into the image's segments, starting a new one when full. A
+   * character outside the alphabet is found here: the decoder skips it, so fewer bytes come out.
+   */
   private decode(b64: string): void {
     let text = b64;
     while (text) {
@@ -254,6 +269,8 @@ export class ImageBodyReader {
       const piece = fits >= text.length ? text : text.slice(0, fits);
       if (piece) {
         const written = this.target.write(piece, this.used, 'base64');
+        if (written !== base64DecodedLength(piece))
+          throw new ImageNotBase64Error('a character outside the base64 alphabet');
         this.used += written;
         this.size += written;
         if (this.size > this.maxImageBytes) throw new ImageTooLargeError();

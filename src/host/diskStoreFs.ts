@@ -15,7 +15,7 @@ import type { FileStamp } from '../chat/writeGuard';
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 /** Moves `from` to `to` only when nothing is at `to`: a hard link fails on an existing target, then the unlink. */
-async function renameNoReplace(from: string, to: string): Promise<void> {
+export async function renameNoReplace(from: string, to: string): Promise<void> {
   try {
     await fsp.link(from, to);
   } catch (error) {

@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readImageDimensions } from '../support/pngInfo';
+import { decodePng } from '../support/pngPixels';
 import type { Emulator } from '../gateway-emulator';
 import { setKey, setSetting, withSettings, useEmulator, workspaceRoot } from './helpers';
 import { useSettingsRestored } from '../support/settings';
@@ -12,6 +15,20 @@ interface GenerateImageResult {
   revisedPrompts: string[];
   error?: string;
 }
+
+/** Every file below `dir` (on the extension host's disk) with its size, by path relative to `dir`. */
+function treeSizes(dir: string, prefix = ''): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) for (const [k, v] of treeSizes(path, `${prefix}${entry.name}/`)) found.set(k, v);
+    else found.set(`${prefix}${entry.name}`, statSync(path).size);
+  }
+  return found;
+}
+
+/** The PNG's last 12 bytes: the IEND chunk, which a file cut short does not end with. */
+const IEND = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
 async function listFolder(folder: vscode.Uri): Promise<string[]> {
   try {
@@ -61,6 +78,57 @@ describe('Generate Image into the workspace (real editor)', () => {
       assert.equal(sent.n, 2);
     });
   }
+
+  it('each file appears under its name whole (written beside it first), and nothing else is left or written', async () => {
+    // Noise does not compress: two images of about 4.7 MB each, written in many pieces. A poll of the folder
+    // while the command runs sees every file that has its final name; each must already be whole.
+    const root = workspaceRoot().fsPath;
+    const before = treeSizes(root);
+    const seen: Array<{ name: string; size: number }> = [];
+    const poll = setInterval(() => {
+      let names: string[];
+      try {
+        names = readdirSync(folder().fsPath);
+      } catch {
+        return; // not created yet
+      }
+      for (const name of names) {
+        try {
+          const size = statSync(join(folder().fsPath, name)).size;
+          if (!name.startsWith('.')) seen.push({ name, size });
+        } catch {
+          // renamed or removed between the listing and the stat
+        }
+      }
+    }, 1);
+    let result: GenerateImageResult;
+    try {
+      result = await vscode.commands.executeCommand<GenerateImageResult>('modelGateway.generateImage', {
+        prompt: 'Static on a screen [[fault:image-noise]]',
+        n: 2,
+        size: '1536x1024',
+        responseFormat: 'b64_json',
+      });
+    } finally {
+      clearInterval(poll);
+    }
+    assert.equal(result.status, 'saved', result.error);
+    const sizes = new Map<string, number>();
+    for (const file of result.files) {
+      const bytes = Buffer.from(await vscode.workspace.fs.readFile(file));
+      assert.deepEqual(bytes.subarray(-IEND.length), IEND, `${file.path} ends with IEND`);
+      const pixels = decodePng(bytes); // inflates every IDAT: a file cut short fails here
+      assert.deepEqual([pixels.width, pixels.height], [1536, 1024]);
+      sizes.set(file.path.split('/').pop()!, bytes.length);
+    }
+    for (const { name, size } of seen)
+      assert.equal(size, sizes.get(name), `${name} was seen at ${size} bytes`);
+    // Nothing else in the whole workspace changed: no temporary file left, nothing outside the folder.
+    const after = treeSizes(root);
+    const added = [...after.keys()].filter((path) => !before.has(path)).sort();
+    assert.deepEqual(added, [...sizes.keys()].map((name) => `${folderSetting}/${name}`).sort());
+    for (const [path, size] of before) assert.equal(after.get(path), size, `${path} is unchanged`);
+  });
 
   it('never overwrites: the same prompt twice gives new names', async () => {
     const options = { prompt: 'same prompt', n: 1, size: '1024x1024' };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isInside, resolveInsideWorkspace } from '../../images/safePath';
-import { realpathSync } from 'node:fs';
+import { promises as fsp, realpathSync } from 'node:fs';
 import { DEFAULT_IMAGES_FOLDER } from '../settings';
 
 /** Where images go: a folder inside a workspace folder, checked to stay inside it. */
@@ -52,7 +52,9 @@ export async function resolveImageFolder(
       };
     }
   }
-  await vscode.workspace.fs.createDirectory(folder);
+  // A file: folder is on this host's disk: Node's fs, without a round trip to the window (see saveImages).
+  if (folder.scheme === 'file') await fsp.mkdir(folder.fsPath, { recursive: true });
+  else await vscode.workspace.fs.createDirectory(folder);
   return { folder, root };
 }
 
@@ -71,13 +73,16 @@ async function refuse(message: string): Promise<void> {
 
 /** False when an existing part of the path is a symbolic link that resolves outside the root. */
 async function staysInside(root: vscode.Uri, candidate: vscode.Uri): Promise<boolean> {
-  let stat: vscode.FileStat;
+  let link: boolean;
   try {
-    stat = await vscode.workspace.fs.stat(candidate);
+    link =
+      candidate.scheme === 'file'
+        ? (await fsp.lstat(candidate.fsPath)).isSymbolicLink()
+        : ((await vscode.workspace.fs.stat(candidate)).type & vscode.FileType.SymbolicLink) !== 0;
   } catch {
     return true; // does not exist yet: it will be created as a plain folder
   }
-  if (!(stat.type & vscode.FileType.SymbolicLink)) return true;
+  if (!link) return true;
   if (candidate.scheme !== 'file') return false; // cannot resolve remote links safely
   try {
     return isInside(realpathSync(root.fsPath), realpathSync(candidate.fsPath));

@@ -1,6 +1,7 @@
 // Images whose b64_json is not valid base64 (issue 15, item 4): Buffer.from(…, 'base64') would skip the bad
 // characters and misplaced padding and hand on a corrupt image.
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createGatewayClient } from '../../../src/gateway';
 import { MalformedResponseError } from '../../../src/gateway/errors';
 import { ImageBodyReader, ImageNotBase64Error } from '../../../src/gateway/imageBody';
@@ -22,6 +23,9 @@ const BROKEN: Record<string, string> = {
   'both alphabets mixed': 'AA-C+AEC',
   'only padding': '====',
   'a data URI with a bad character': `data:image/png;base64,${PNG_B64.replace('AAAA', 'AA!A')}`,
+  // Node's decoder cuts U+0141 to 0x41 ('A') instead of skipping it: the decoded length would not tell.
+  'an escaped character above U+00FF': `${PNG_B64.slice(0, 8)}\\u0141${PNG_B64.slice(9)}`,
+  'an escaped non-ASCII character': `${PNG_B64.slice(0, 8)}\\u00e9${PNG_B64.slice(9)}`,
 };
 
 /** Valid base64 in every form servers use, with the bytes it stands for. */
@@ -69,6 +73,40 @@ describe('gateway: strict base64 for images', () => {
       assert.deepEqual(Buffer.from(decodeBase64Image(plain, 1 << 20)), expected);
     });
   }
+
+  it('refuses any byte outside the alphabet at any place of a long image, whatever the chunking', async () => {
+    // The reader finds such bytes from the decoded length, not by a search of the text: every byte value
+    // is tried, at places spread over the text and across chunk and quartet boundaries.
+    const b64 = randomBytes(30_000).toString('base64');
+    const allowed = new Set(
+      Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_=\t\n\r "\\'),
+    );
+    let tried = 0;
+    for (let byte = 0; byte < 256; byte++) {
+      if (allowed.has(byte)) continue;
+      const at = (byte * 7919) % b64.length;
+      const body = Buffer.concat([
+        Buffer.from(`{"data":[{"b64_json":"${b64.slice(0, at)}`),
+        Buffer.from([byte]),
+        Buffer.from(`${b64.slice(at + 1)}"}]}`),
+      ]);
+      const reader = new ImageBodyReader(1 << 20, byte % 2 ? body.length : undefined);
+      const chunk = 1 + (byte % 13) * 997;
+      await assert.rejects(
+        (async () => {
+          for (let from = 0; from < body.length; from += chunk) {
+            reader.push(body.subarray(from, from + chunk));
+            if (reader.hasUnjoined) await reader.joinImages();
+          }
+          await reader.end();
+        })(),
+        ImageNotBase64Error,
+        `byte ${byte} at ${at}`,
+      );
+      tried++;
+    }
+    assert.ok(tried > 180, `${tried} bytes tried`);
+  });
 
   it('generateImages rejects a broken image with an error that says so', async () => {
     const gateway = await tinyServer((_req, res) => {
