@@ -17,6 +17,7 @@ export class AutoScroll {
   private lastTop = 0;
   private lastInputAt = -Infinity;
   private pointerDown = false;
+  private stickFrame = 0;
   private readonly resizeObserver: ResizeObserver;
 
   constructor(
@@ -55,7 +56,13 @@ export class AutoScroll {
   /** Scrolls to the end and follows again (the reader sent a message or pressed "Jump to latest"). */
   jumpToLatest(): void {
     this.update(true);
-    this.stick();
+    // On the next frame, before it paints: reading the height now would lay out what the caller has just
+    // built inside the caller's task (a megabyte's answer opened from history: its layout and its parse in
+    // one long task), and the frame lays it out anyway.
+    this.stickFrame ||= requestAnimationFrame(() => {
+      this.stickFrame = 0;
+      this.stick();
+    });
   }
 
   /** Restores a saved position: at the bottom follows, anywhere else stays put. */

@@ -31,8 +31,10 @@ md.validateLink = isAllowedLink;
 // Fuzzy links would turn `README.md` or `index.js` into http:// links (ccTLDs); only explicit URLs link.
 md.linkify.set({ fuzzyLink: false });
 
-// Over-long runs are folded (longRuns.ts); taking their rest out of the source first spares parsing it.
-md.core.ruler.before('block', 'fold_long_runs', (state) => {
+// Over-long runs are folded (longRuns.ts); taking their rest out of the source first spares parsing it, and
+// doing it before `normalize` spares that rule's two passes over it too (a folded rest holds no `\r` or NUL,
+// the only characters `normalize` changes).
+md.core.ruler.before('normalize', 'fold_long_runs', (state) => {
   state.src = foldSourceRuns(state.src, state.env as FoldEnv);
 });
 

@@ -209,6 +209,65 @@ describe('stream renderer (Chromium)', function () {
     );
   });
 
+  it("counts the frame's layout, not only its script, in the wait before the next render", async () => {
+    // Each word appended to the open paragraph is cheap script (a text node grows), but it widens a
+    // shrink-to-fit box whose other child, 5,000 lines, is then laid out again: the frame's cost is layout.
+    const result = await hp.page.evaluate(async () => {
+      const { StreamRenderer } = window.__md;
+      const frame = (): Promise<number> => new Promise((resolve) => requestAnimationFrame(resolve));
+      const box = document.createElement('div');
+      box.style.cssText = 'display:inline-block;white-space:nowrap';
+      const el = document.createElement('div');
+      const heavy = document.createElement('div');
+      heavy.style.whiteSpace = 'normal';
+      for (let i = 0; i < 5_000; i++) {
+        heavy.append(Object.assign(document.createElement('div'), { textContent: `line ${i}` }));
+      }
+      box.append(el, heavy);
+      document.body.append(box);
+      const renderer = new StreamRenderer(el);
+      renderer.append('Words');
+      await frame();
+      await frame();
+      // Each render: when its change was seen (after its script), and when that frame's rendering was done
+      // (a task queued then runs after the frame's style, layout and paint).
+      const renders: Array<{ shown: number; done: number }> = [];
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        const last = renders.at(-1);
+        if (last && !last.done) last.done = performance.now();
+      };
+      // Called once per frame that changed the view (its mutations are delivered together).
+      const observer = new MutationObserver(() => {
+        renders.push({ shown: performance.now(), done: 0 });
+        channel.port2.postMessage(0);
+      });
+      observer.observe(el, { childList: true, subtree: true, characterData: true });
+      const frames = 60;
+      for (let i = 0; i < frames; i++) {
+        renderer.append(` word${i}`);
+        await frame();
+      }
+      observer.disconnect();
+      renderer.finish();
+      const text = el.textContent;
+      box.remove();
+      return { renders, frames, whole: text?.endsWith(`word${frames - 1}`) };
+    });
+    assert.ok(result.whole, 'finish() shows all the text');
+    assert.ok(result.renders.length >= 3, `${result.renders.length} renders`);
+    // The wait after a render is 12× its cost, at most 150 ms; its cost is at least the frame's rendering.
+    const early = result.renders.slice(0, -1).filter((render, i) => {
+      const wait = Math.min(12 * (render.done - render.shown), 150);
+      return result.renders[i + 1].shown - render.shown < wait * 0.9 - 5;
+    });
+    assert.deepEqual(
+      early.map((r) => `${Math.round(r.done - r.shown)} ms of rendering`),
+      [],
+      `renders came sooner than 12× their frame's layout: ${JSON.stringify(result.renders)}`,
+    );
+  });
+
   it('keeps settled blocks in groups of 32, the same whether streamed or rendered whole', async () => {
     const blocks = Array.from({ length: 75 }, (_, i) =>
       i % 5 === 4 ? '```js\nconst n = ' + i + ';\n```' : `Paragraph **${i}** of a long answer.`,
