@@ -5,3 +5,4 @@ export * from './safety';
 export * from './truncate';
 export * from './fit';
 export * from './fuzzy';
+export * from './rankedPaths';
