@@ -27,6 +27,9 @@ export class FileIndex implements vscode.Disposable {
   private listing: Promise<void> | undefined;
   private run: ListingRun | undefined;
   private disposed = false;
+  /** Created entries being looked at (file or folder?), by path: the event's number, so a delete can drop it. */
+  private readonly creating = new Map<string, number>();
+  private events = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log?: (message: string) => void) {
@@ -83,6 +86,7 @@ export class FileIndex implements vscode.Disposable {
     this.run = run;
     try {
       const found = await vscode.workspace.findFiles('**/*', undefined, MAX_FILES, run.cancel.token);
+      if (this.run !== run) return; // Disposed, or the workspace's folders changed: a new listing follows.
       const folders = folderPrefixes();
       const ranker = this.rank();
       // Paths are placed in slices of a few milliseconds with a yield between them, and each slice is handed
@@ -132,14 +136,48 @@ export class FileIndex implements vscode.Disposable {
 
   private created(uri: vscode.Uri): void {
     const path = relative(uri, folderPrefixes());
-    if (path === undefined) return;
+    if (path === undefined || SKIPPED_SEGMENTS.test(`${path}/`)) return;
     this.run?.touched.add(path);
-    if (this.place(path, uri)) this.ranker?.add([path]);
+    const event = ++this.events;
+    this.creating.set(path, event);
+    void this.placeCreated(uri, path, event);
+  }
+
+  /**
+   * A created entry is a file or a folder, and a folder that appears with its contents (moved in, unpacked,
+   * checked out) arrives as one event: its files are listed. Dropped when a delete came meanwhile.
+   */
+  private async placeCreated(uri: vscode.Uri, path: string, event: number): Promise<void> {
+    let type: vscode.FileType;
+    try {
+      type = (await vscode.workspace.fs.stat(uri)).type;
+    } catch {
+      return; // Gone already: its delete event follows or came.
+    }
+    if (this.creating.get(path) !== event || this.disposed) return;
+    let added: string[] = [];
+    if (type & vscode.FileType.Directory) {
+      const inside = await vscode.workspace.findFiles(
+        new vscode.RelativePattern(uri, '**/*'),
+        undefined,
+        MAX_FILES,
+      );
+      if (this.creating.get(path) !== event || this.disposed) return;
+      const folders = folderPrefixes();
+      added = inside.flatMap((file) => {
+        const inner = relative(file, folders);
+        return inner !== undefined && this.place(inner, file) ? [inner] : [];
+      });
+    } else if (this.place(path, uri)) added = [path];
+    this.creating.delete(path);
+    this.ranker?.add(added);
   }
 
   private removed(uri: vscode.Uri): void {
     const path = relative(uri, folderPrefixes());
     if (path === undefined) return;
+    for (const key of this.creating.keys())
+      if (key === path || key.startsWith(`${path}/`)) this.creating.delete(key);
     const gone: string[] = [];
     if (this.files.delete(path)) gone.push(path);
     else {
@@ -164,6 +202,7 @@ export class FileIndex implements vscode.Disposable {
     this.listing = undefined;
     this.listed = false;
     this.files.clear();
+    this.creating.clear();
     this.ranker?.clear();
   }
 }
