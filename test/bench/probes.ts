@@ -18,6 +18,8 @@ export interface ProbeResult {
    * On a loaded machine a timer also runs late while the process waits for a core; that is not a block.
    */
   maxBusyDriftMs: number;
+  /** Each busy drift of 20 ms or more: when it ended (performance.now()) and how long it was. */
+  busyDrifts: Array<{ end: number; ms: number }>;
 }
 
 /** A running probe. */
@@ -66,6 +68,7 @@ export async function startProbe(): Promise<Probe> {
   histogram.enable();
   let maxDrift = 0;
   let maxBusyDrift = 0;
+  const busyDrifts: ProbeResult['busyDrifts'] = [];
   let expected = performance.now() + DRIFT_INTERVAL_MS;
   let cpu = process.cpuUsage();
   const sample = (): void => {
@@ -74,7 +77,9 @@ export async function startProbe(): Promise<Probe> {
     const used = process.cpuUsage(cpu);
     cpu = process.cpuUsage();
     maxDrift = Math.max(maxDrift, drift);
-    maxBusyDrift = Math.max(maxBusyDrift, Math.min(drift, (used.user + used.system) / 1000));
+    const busy = Math.min(drift, (used.user + used.system) / 1000);
+    maxBusyDrift = Math.max(maxBusyDrift, busy);
+    if (busy >= 20) busyDrifts.push({ end: t, ms: busy });
     expected = t + DRIFT_INTERVAL_MS;
     heapPeak = Math.max(heapPeak, heapNow());
   };
@@ -96,6 +101,7 @@ export async function startProbe(): Promise<Probe> {
         maxLoopDelayMs: histogram.max / 1e6,
         maxDriftMs: maxDrift,
         maxBusyDriftMs: maxBusyDrift,
+        busyDrifts,
       };
     },
   };

@@ -87,6 +87,9 @@ export class FileIndex implements vscode.Disposable {
     try {
       const found = await vscode.workspace.findFiles('**/*', undefined, MAX_FILES, run.cancel.token);
       if (this.run !== run) return; // Disposed, or the workspace's folders changed: a new listing follows.
+      // Reviving 50,000 URIs from findFiles' answer already held the thread: the first slice waits a turn.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.run !== run) return;
       const folders = folderPrefixes();
       const ranker = this.rank();
       // Paths are placed in slices of a few milliseconds with a yield between them, and each slice is handed
