@@ -32,7 +32,7 @@ export class FileIndex implements vscode.Disposable {
   private events = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly log?: (message: string) => void) {
+  constructor(private readonly log?: Pick<vscode.LogOutputChannel, 'warn'>) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     this.disposables.push(
       watcher,
@@ -123,7 +123,7 @@ export class FileIndex implements vscode.Disposable {
     if (!this.ranker) {
       this.ranker = new WorkerRanker(
         () => this.files.keys(),
-        (error) => this.log?.(`File index: ranking in the extension host's thread (${String(error)})`),
+        (error) => this.log?.warn(`File index: ranking in the extension host's thread (${String(error)})`),
       );
       this.ranker.add([...this.files.keys()]);
     }
