@@ -59,7 +59,7 @@ function pickerRows(r: ContextResults, files: number): Row[] {
       ratio: fmtRatio(block / baseBlock),
       budget: '≤ 50 ms',
       status: verdict(block <= 50),
-      note: `event-loop drift net of waiting for a core (probes.ts maxBusyDriftMs); without the block in which findFiles' answer arrived (the plain listing's too), the index's own longest block is ${fmtMs(Math.max(...r.cold.map((t) => t.ownBlockMs)))}`,
+      note: `event-loop drift net of waiting for a core (probes.ts maxBusyDriftMs); the index's own longest block, after findFiles' answer was delivered (the plain listing has that block and the ones before it too), is ${fmtMs(Math.max(...r.cold.map((t) => t.ownBlockMs)))}`,
     },
   ];
 }

@@ -44,7 +44,7 @@ export interface Timed {
   count: number;
 }
 
-/** A fresh index's first query; `ownBlockMs`: the longest block while listing, findFiles' delivery left out. */
+/** A fresh index's first query; `ownBlockMs`: the longest block after findFiles' answer was delivered. */
 export interface ColdTimed extends Timed {
   listMs: number;
   ownBlockMs: number;
@@ -114,7 +114,7 @@ async function coldQuery(q: string): Promise<ColdTimed> {
   const files = new FileIndex();
   const p = picker(files);
   // The time findFiles' answer reached the extension host: the block that holds it is findFiles' own delivery
-  // (the plain listing has it too), the others are the index's work.
+  // (the plain listing has it too), those that start after it are the index's work.
   const workspace = vscode.workspace as { findFiles: typeof vscode.workspace.findFiles };
   const realFindFiles = workspace.findFiles;
   let answeredAt = Infinity;
@@ -126,11 +126,10 @@ async function coldQuery(q: string): Promise<ColdTimed> {
     await files.load();
     const listMs = performance.now() - started;
     const probed = await probe.stop();
+    // Blocks before the answer are VS Code's own search in the extension host (the plain listing's too).
     const ownBlockMs = Math.max(
       0,
-      ...probed.busyDrifts
-        .filter((d) => !(d.end - d.ms <= answeredAt && answeredAt <= d.end))
-        .map((d) => d.ms),
+      ...probed.busyDrifts.filter((d) => d.end - d.ms > answeredAt).map((d) => d.ms),
     );
     const searched = performance.now();
     const count = await query(p.context, p.posted, q);
