@@ -93,10 +93,15 @@ describe('File index (real extension host)', function () {
       const inFolder = `${FIXTURE}/late/deeper/lateArrivalStore.ts`;
       await write(alone);
       await write(inFolder);
-      await waitFor(async () => ((await listed(alone, 'cartMapper')) ? true : undefined), 'the created file');
+      await waitFor(
+        async () => ((await listed(alone, 'cartMapper')) ? true : undefined),
+        'the created file',
+        60_000,
+      );
       await waitFor(
         async () => ((await listed(inFolder, 'lateArrival')) ? true : undefined),
         "the new folder's file",
+        60_000,
       );
       const all = await found(index, '', 1_000_000);
       assert.ok(
@@ -104,7 +109,11 @@ describe('File index (real extension host)', function () {
         'folders are no files',
       );
       await vscode.workspace.fs.delete(uriOf(`${FIXTURE}/late`), { recursive: true, useTrash: false });
-      await waitFor(async () => ((await listed(inFolder, 'lateArrival')) ? undefined : true), 'its removal');
+      await waitFor(
+        async () => ((await listed(inFolder, 'lateArrival')) ? undefined : true),
+        'its removal',
+        60_000,
+      );
       assert.ok(await listed(alone, 'cartMapper'), 'the rest stays');
     } finally {
       index.dispose();
@@ -140,6 +149,7 @@ describe('File index (real extension host)', function () {
             ? true
             : undefined,
         'both file events',
+        60_000,
       );
       release();
       await loading;
