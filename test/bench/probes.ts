@@ -14,7 +14,7 @@ export interface ProbeResult {
   maxLoopDelayMs: number;
   maxDriftMs: number;
   /**
-   * The longest drift that the process spent on the CPU: min(drift, process CPU time in that interval).
+   * The longest drift that the thread spent on the CPU: min(drift, its CPU time in that interval).
    * On a loaded machine a timer also runs late while the process waits for a core; that is not a block.
    */
   maxBusyDriftMs: number;
@@ -46,6 +46,16 @@ function heapNow(): number {
   return m.heapUsed + m.external;
 }
 
+/**
+ * CPU time of this thread (Node 23.9+, as the extension host's Node 24) or else of the process. The process's
+ * count includes other threads: a worker busy on the other core made every wait for a core look like a block.
+ */
+function threadCpu(since?: NodeJS.CpuUsage): NodeJS.CpuUsage {
+  const own = (process as { threadCpuUsage?: (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage })
+    .threadCpuUsage;
+  return own ? own.call(process, since) : process.cpuUsage(since);
+}
+
 /** Collects garbage when the process runs with --expose-gc, so the starting level is a floor. */
 export function collectGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -70,12 +80,12 @@ export async function startProbe(): Promise<Probe> {
   let maxBusyDrift = 0;
   const busyDrifts: ProbeResult['busyDrifts'] = [];
   let expected = performance.now() + DRIFT_INTERVAL_MS;
-  let cpu = process.cpuUsage();
+  let cpu = threadCpu();
   const sample = (): void => {
     const t = performance.now();
     const drift = t - expected;
-    const used = process.cpuUsage(cpu);
-    cpu = process.cpuUsage();
+    const used = threadCpu(cpu);
+    cpu = threadCpu();
     maxDrift = Math.max(maxDrift, drift);
     const busy = Math.min(drift, (used.user + used.system) / 1000);
     maxBusyDrift = Math.max(maxBusyDrift, busy);
