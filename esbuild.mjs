@@ -130,6 +130,8 @@ const builds = [
   // The MCP SDK's client, a bundle of its own that the extension requires on the first run with an MCP server,
   // so that activation never parses it (src/host/agent/mcp/sdkClient.ts).
   nodeBundle('src/host/agent/mcp/sdkClient.ts', 'dist/mcp.js'),
+  // The file index ranks its paths in a worker thread (src/host/context/pathRanker.ts), which loads this file.
+  nodeBundle('src/host/context/fileIndexWorker.ts', 'dist/fileIndexWorker.js'),
   {
     ...common,
     entryPoints: ['src/webview/main.ts'],

@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     vscode.Uri.joinPath(context.globalStorageUri, 'chats').fsPath,
     { onFork: (conversation, fromId) => hub.forked(conversation, fromId) },
   );
-  const files = new FileIndex();
+  const files = new FileIndex(log);
   const terminals = new TerminalCapture();
   context.subscriptions.push(files, terminals);
   const models = new ModelDirectory(context.globalState, gateway, config, keys, log);

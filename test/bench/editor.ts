@@ -81,13 +81,17 @@ export async function measureActivation(vsix: string, starts: number, gatewayUrl
 async function buildExtHostEntry(name: string): Promise<string> {
   const outfile = join(repoRoot, 'out', 'bench', `${name}.js`);
   await build({
-    entryPoints: [join(repoRoot, 'test', 'bench', `${name}.ts`)],
+    // The file index's worker (src/host/context/pathRanker.ts) is loaded from next to the bundle that uses it.
+    entryPoints: {
+      [name]: join(repoRoot, 'test', 'bench', `${name}.ts`),
+      fileIndexWorker: join(repoRoot, 'src', 'host', 'context', 'fileIndexWorker.ts'),
+    },
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    outfile,
+    outdir: join(repoRoot, 'out', 'bench'),
     logLevel: 'warning',
   });
   return outfile;

@@ -6,3 +6,4 @@ export * from './truncate';
 export * from './fit';
 export * from './fuzzy';
 export * from './unchangedRead';
+export * from './rankedPaths';

@@ -262,7 +262,8 @@ export class ChatContext implements vscode.Disposable {
       await files.load();
       if (requestId !== this.latestQuery) return; // The user typed on: that search answers instead.
     }
-    const found = withFiles ? files.search(query.trim(), FILE_RESULTS) : [];
+    const found = withFiles ? await files.search(query.trim(), FILE_RESULTS) : [];
+    if (withFiles && requestId !== this.latestQuery) return; // The user typed on while the worker searched.
     const items = [...rows, ...found.map(({ path }) => fileRow(path))];
     this.post({ type: 'contextResults', requestId, mode, items, pending: false });
   }
