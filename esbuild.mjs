@@ -95,11 +95,16 @@ const undiciUnusedLeftOut = {
  * bundle `require('./agentRuntime')` becomes `require('./agent.js')`, and `require('./reviewRuntime')`
  * `require('./review.js')`.
  */
-const RUNTIMES_APART = { agentRuntime: './agent.js', reviewRuntime: './review.js' };
+const RUNTIMES_APART = {
+  agentRuntime: './agent.js',
+  reviewRuntime: './review.js',
+  // The file index's ranking, when its worker cannot start and it ranks in the extension host (pathRanker.ts).
+  fileIndexWorker: './fileIndexWorker.js',
+};
 const runtimesApart = {
   name: 'runtimes-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(agentRuntime|reviewRuntime)$/ }, (args) => ({
+    build.onResolve({ filter: /^\.\/(agentRuntime|reviewRuntime|fileIndexWorker)$/ }, (args) => ({
       path: RUNTIMES_APART[args.path.slice(2)],
       external: true,
     }));

@@ -3,7 +3,7 @@
 // keeps what the watcher reported while a listing was under way, and stops when disposed mid-listing.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { RankedPaths } from '../../src/chat/context';
+import { RankedPaths } from '../../src/chat/context/rankedPaths';
 import { FileIndex } from '../../src/host/context/fileIndex';
 import { waitFor } from '../support/poll';
 import { workspaceRoot } from './helpers';

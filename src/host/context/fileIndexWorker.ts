@@ -1,7 +1,13 @@
-/** The worker thread of the file index (pathRanker.ts): holds the prepared paths and answers searches. */
+/**
+ * The worker thread of the file index (pathRanker.ts): holds the prepared paths and answers searches. Without a
+ * worker, the extension host requires this module for `RankedPaths` and ranks itself (no parent port: nothing
+ * listens), so fuzzysort is never in the extension's own bundle.
+ */
 import { parentPort } from 'node:worker_threads';
-import { RankedPaths } from '../../chat/context';
+import { RankedPaths } from '../../chat/context/rankedPaths';
 import type { RankerReply, RankerRequest } from './pathRanker';
+
+export { RankedPaths };
 
 const ranked = new RankedPaths();
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { RankedPaths } from '../../chat/context';
+import type { RankedPaths } from '../../chat/context/rankedPaths';
 
 /** What the file index asks of the thread that ranks its paths. */
 export type RankerRequest =
@@ -117,6 +117,8 @@ export class WorkerRanker implements PathRanker {
   /** The ranker in this thread, built from the index's list when first needed. */
   private fallback(): RankedPaths {
     if (!this.local) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { RankedPaths } = require('./fileIndexWorker') as typeof import('./fileIndexWorker');
       this.local = new RankedPaths();
       this.local.add([...this.current()]);
     }

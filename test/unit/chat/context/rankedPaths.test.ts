@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { RankedPaths, rankPaths } from '../../../../src/chat/context';
+import { rankPaths } from '../../../../src/chat/context/fuzzy';
+import { RankedPaths } from '../../../../src/chat/context/rankedPaths';
 import { workspacePaths } from '../../../bench/contextWorkspace';
 
 const QUERIES = ['invoiceServ', 'usr', 'api/order', 'billing pay', 'web cart list', 'zzzz', ''];

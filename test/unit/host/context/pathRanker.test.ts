@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RankedPaths } from '../../../../src/chat/context';
+import { RankedPaths } from '../../../../src/chat/context/rankedPaths';
 import { WorkerRanker } from '../../../../src/host/context/pathRanker';
 import { workspacePaths } from '../../../bench/contextWorkspace';
 
