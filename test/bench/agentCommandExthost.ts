@@ -11,7 +11,6 @@ import * as vscode from 'vscode';
 import type { AssistantTurn } from '../../src/chat/types';
 import type { ModelGatewayApi } from '../../src/extension';
 import { EMULATOR_TEST_KEY, startEmulator } from '../gateway-emulator';
-import { COMMANDS } from '../gateway-emulator/agentRuns';
 import { waitFor } from '../support/poll';
 import { clock, timeBuiltinTools } from './agentToolTiming';
 
@@ -48,9 +47,12 @@ export async function run(): Promise<void> {
   const results: AgentCommandResults = { node: process.version, vscode: vscode.version, runs: [] };
   const emulator = await startEmulator({ port: 0, recordWrites: true });
   const settings = vscode.workspace.getConfiguration('modelGateway');
-  const ends: number[] = [];
+  // Every end event with its command line: the line shell integration reports for a terminal's first command
+  // can differ from the one sent (a run once saw no event with the exact line), so the command's end is the last
+  // event before the tool returned, which waits for it.
+  const ends: Array<{ at: number; line: string }> = [];
   const listener = vscode.window.onDidEndTerminalShellExecution((e) => {
-    if (e.execution.commandLine.value === COMMANDS.print) ends.push(clock());
+    ends.push({ at: clock(), line: e.execution.commandLine.value });
   });
   let release = (): void => undefined;
   let panel: vscode.WebviewPanel | undefined;
@@ -89,10 +91,10 @@ export async function run(): Promise<void> {
         .filter((r) => r.path.split('?')[0] === '/v1/chat/completions');
       const next = requests[1]?.bodyAt;
       const [tool] = tools;
-      const [end] = ends;
+      const end = tool && ends.filter((e) => e.at <= tool.done && e.line !== ':').at(-1)?.at;
       if (requests.length !== 2 || next === undefined || !tool || end === undefined)
         throw new Error(
-          `run ${i + 1}: ${requests.length} requests, ${tools.length} command(s), ${ends.length} end event(s); ${turn.status} ${JSON.stringify(turn.error)}`,
+          `run ${i + 1}: ${requests.length} requests, ${tools.length} command(s), end events ${JSON.stringify(ends.map((e) => e.line))}; ${turn.status} ${JSON.stringify(turn.error)}`,
         );
       if (!tool.content.startsWith('42\n'))
         throw new Error(`run ${i + 1}: the output was ${JSON.stringify(tool.content)}`);
