@@ -95,9 +95,18 @@ describe('Hostile model output in the real chat view (code-server, emulator)', f
           const before = emulator().requests.length;
           await send(frame, MARKER + HEAD + labelledAnswer(vectors));
           await untilAnsweredSince(emulator(), before, 60_000, `answer ${i}`);
-          const answer = articles(frame, /^Assistant /).last();
-          await until(async () => (await answer.innerText()).includes('Echo: v'), 20_000, `echo ${i}`);
-          await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
+          // This chat's i-th answer, read once it has ended (the usage line comes with the end of the stream):
+          // `.last()` could still be the previous answer while this one's first chunk is on its way.
+          const answer = articles(frame, /^Assistant /).nth(i);
+          await until(
+            async () => {
+              if ((await answer.count()) === 0) return false;
+              const text = await answer.innerText();
+              return text.includes('Echo: v') && /total \d+ tokens/.test(text);
+            },
+            20_000,
+            `the end of answer ${i}`,
+          );
           const shown = await answer.innerText();
           // Each vector on its own: its label, then its own marker before the next one's label.
           assert.deepEqual(unshownVectors(vectors, shown), [], `answer ${i}`);
