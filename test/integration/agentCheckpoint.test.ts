@@ -4,6 +4,7 @@
 // buffer, and Undo, Restore Checkpoint or Reject in its review gives the buffer its text back (the disk never gets
 // the unsaved text).
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -75,6 +76,12 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
     }
     await closeAllEditors();
     for (const [p, bytes] of originals) await writeBytes(p, bytes);
+    // A document still open in memory reloads those writes when the file watcher reports them: the next test's
+    // buffer must start from the file's text.
+    for (const [p, bytes] of originals) {
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uriOf(p).toString());
+      if (open) await eventually(() => assert.equal(open.getText(), decoder.decode(bytes)), 10_000);
+    }
     await removeIfThere(CRLF_FILE);
     await removeIfThere(`${CRLF_FILE}.notes.md`);
   });
@@ -147,6 +154,27 @@ describe('Agent checkpoints (real extension host, emulator)', function () {
     } finally {
       await Promise.resolve(vscode.workspace.fs.delete(folder, { recursive: true })).catch(() => undefined);
     }
+  });
+
+  it("a row opens its review against the file on disk while the editor has not yet reloaded the run's write", async () => {
+    const document = await vscode.workspace.openTextDocument(uriOf('src/sample.ts'));
+    await vscode.window.showTextDocument(document);
+    const turn = await runAgent(session, 'Make greet trim the name [[agent:edit-two]]');
+    assert.equal(turn.status, 'complete', JSON.stringify(turn.error));
+    const edited = decoder.decode(await readBytes('src/sample.ts'));
+    const original = decoder.decode(originals.get('src/sample.ts')!);
+    // The editor shows the checkpoint's text again (as when its watcher has not caught up with the run's write)...
+    writeFileSync(uriOf('src/sample.ts').fsPath, original);
+    await eventually(() => assert.equal(document.getText(), original), 10_000);
+    // ...while the disk holds the run's text: the row is opened at once after that write.
+    writeFileSync(uriOf('src/sample.ts').fsPath, edited);
+    await session.receive({ type: 'openChangedFile', turnId: turn.id, path: 'src/sample.ts' });
+    assert.equal(document.getText(), edited, 'the review shows the file as it is on disk');
+    assert.ok(await vscode.commands.executeCommand('modelGateway.acceptHunk'), 'a hunk under review');
+    assert.equal(
+      vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff,
+      false,
+    );
   });
 
   for (const how of ['Undo', 'Restore Checkpoint after Keep All', 'Reject in the review'] as const)

@@ -6,6 +6,7 @@ import { decisionOfHunks, type FileDecision } from '../../agent/changedFiles';
 import { lineStats } from '../../agent/editText';
 import type { ReviewModel } from '../../review/model';
 import type { EditReviewHost } from '../editor/editReviewHost';
+import { documentAsOnDisk } from './documentAsOnDisk';
 
 /** A file decided hunk by hunk: how, and its lines now against the checkpoint. */
 export type HunksDecided = (
@@ -30,6 +31,8 @@ export interface AgentFileReview {
 export async function openAgentFileReview(review: EditReviewHost, file: AgentFileReview): Promise<boolean> {
   const document = await vscode.workspace.openTextDocument(file.uri);
   await vscode.window.showTextDocument(document, { preview: false });
+  // The file watcher may not have reloaded the run's last write yet: a stale text would show no hunks.
+  await documentAsOnDisk(document);
   const hunks = review.openFileReview(document, file.original, {
     rejected: (doc, model, wasClean) => writeBack(doc, model, file, wasClean),
     ended: (model) => {
