@@ -141,17 +141,23 @@ describe('Secrets through the real UI (code-server)', function () {
     assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the typed key is the one in use');
 
     const frame = await openNewChat(page);
-    for (const [message, expected] of [
-      ['Hello there', new RegExp(answerHeadline('Hello there').slice(0, 12))],
-      ['Break [[fault:in-stream-error]]', /Good question|rror/],
-      ['Refuse [[fault:status:401]]', /API key/],
-    ] as const) {
+    for (const [index, [message, expected]] of (
+      [
+        ['Hello there', new RegExp(answerHeadline('Hello there').slice(0, 12))],
+        ['Break [[fault:in-stream-error]]', /Good question|rror/],
+        ['Refuse [[fault:status:401]]', /API key/],
+      ] as const
+    ).entries()) {
       const before = emulator().requests.length;
       await send(frame, message);
       await untilAnsweredSince(emulator(), before, 20_000, message);
-      const answer = articles(frame, /^Assistant /).last();
-      await until(async () => expected.test(await answer.innerText()), 20_000, `${message} shown`);
-      await frame.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 20_000 });
+      // This message's own answer: `.last()` could still be the previous one while this one is on its way.
+      const answer = articles(frame, /^Assistant /).nth(index);
+      await until(
+        async () => (await answer.count()) > 0 && expected.test(await answer.innerText()),
+        20_000,
+        `${message} shown`,
+      );
     }
 
     // A new conversation, so the 401 marker above does not apply to the explanation.
