@@ -12,7 +12,6 @@ import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, emulator, newChat, openChat, until, openNewChat } from '../e2e/chatHelpers';
 import { chatRequestCount, messageBox, nextUserMessage, openFile, pickContext } from '../e2e/contextHelpers';
-import { sleep } from '../support/poll';
 import { retrying } from '../support/retry';
 
 const ALPHA =
@@ -36,9 +35,14 @@ async function explainFailure(page: Page, name: string, step: () => Promise<void
 /** Opens a terminal with `open` and waits until its shell can take input. */
 async function openTerminal(page: Page, open: () => Promise<void>): Promise<void> {
   await open();
-  // The new terminal takes the focus; the shell is ready for input once its prompt is drawn.
-  await page.locator('.terminal-wrapper.active').first().waitFor({ timeout: 20_000 });
-  await sleep(2000);
+  // The new terminal takes the focus; the shell is ready for input once its prompt is drawn (bash's or dash's
+  // prompt ends with `$ ` or `# `; the harness turns the GPU renderer off, so the rows are text in the page).
+  const rows = page.locator('.terminal-wrapper.active .xterm-rows').first();
+  await until(
+    async () => /[$#]\s*$/.test((await rows.innerText().catch(() => '')).trimEnd() + ' '),
+    20_000,
+    "the new terminal's prompt",
+  );
 }
 
 /**
@@ -61,13 +65,14 @@ async function attachTerminal(frame: FrameLocator): Promise<string> {
     () => true,
     () => false,
   );
-  assert.ok(
-    attached,
-    `terminal attached (last notice: ${await frame
-      .getByRole('alert')
-      .innerText()
-      .catch(() => '')})`,
-  );
+  // The notice is read only on failure: reading an absent alert waits out Playwright's default timeout.
+  if (!attached)
+    assert.fail(
+      `terminal attached (last notice: ${await frame
+        .getByRole('alert')
+        .innerText({ timeout: 2000 })
+        .catch(() => '')})`,
+    );
   return frame
     .locator('.chip-tray .chip-name')
     .filter({ hasText: /^Terminal: / })

@@ -71,6 +71,8 @@ const quietSettings: Record<string, unknown> = {
   'update.mode': 'none',
   'git.autoRepositoryDetection': false,
   'git.openRepositoryInParentFolders': 'never',
+  // The DOM renderer: a terminal's text is in the page, so a test can wait for the shell's prompt.
+  'terminal.integrated.gpuAcceleration': 'off',
 };
 
 /** The isolated environment (HOME, XDG_*, TMPDIR) every code-server process of one instance shares. */
