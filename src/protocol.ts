@@ -189,6 +189,8 @@ const WEBVIEW_MESSAGES = {
   restoreCheckpoint: v.object({ turnId: id }),
   /** The Tools picker opened: the host answers with `tools`. */
   openTools: v.object({}),
+  /** The Tools button shown (or a run ended): the host answers with `tools`, starting no MCP server. */
+  listTools: v.object({}),
   /** A Tools picker checkbox; the host knows each tool's source, so only the name crosses. */
   setToolEnabled: v.object({
     name: v.pipe(v.string(), v.nonEmpty(), v.maxLength(256)),

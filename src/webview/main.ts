@@ -121,6 +121,7 @@ const chips = new ChipTray({
 const notice = new NoticeLine();
 const toolsPicker = new ToolsPicker({
   open: () => post({ type: 'openTools' }),
+  list: () => post({ type: 'listTools' }),
   setEnabled: (name, enabled) => post({ type: 'setToolEnabled', name, enabled }),
 });
 composer.addContextButton.after(toolsPicker.element);
@@ -233,6 +234,8 @@ function handle(message: HostToWebview): void {
       break;
     case 'turnFinished':
       transcript.finished(message);
+      // A run starts the MCP servers: the Tools count takes in their tools.
+      toolsPicker.refresh();
       break;
     case 'turnsRemoved':
       transcript.removeFrom(message.fromTurnId);

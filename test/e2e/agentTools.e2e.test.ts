@@ -25,6 +25,14 @@ describe('Agent tools picker in the real editor', function () {
   it('unchecking a tool leaves it out of the request; the choice survives a reload', async () => {
     const { page } = e2e();
     let frame = await openNewChat(page);
+    // The button shows how many tools are on as soon as Agent mode is chosen, before its panel is opened.
+    await chooseMode(frame, 'Agent');
+    const count = frame.locator('.tools-count');
+    await until(async () => /^\d+\/\d+$/.test((await count.textContent()) ?? ''), 10_000, 'the count');
+    assert.equal(
+      await frame.getByRole('button', { name: 'Tools', exact: true }).getAttribute('aria-expanded'),
+      'false',
+    );
     let panel = await openTools(frame);
     const listDir = panel.getByRole('checkbox', { name: /^list_dir\b/ });
     assert.equal(await listDir.isChecked(), true, 'built-in tools are on by default');

@@ -40,6 +40,7 @@ export const VALID_SAMPLES: { [K in WebviewMessageType]: Extract<WebviewToHost, 
   agentApproval: { type: 'agentApproval', turnId: 't-1', callId: 'call_1', choice: 'skip' },
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 't-1' },
   openTools: { type: 'openTools' },
+  listTools: { type: 'listTools' },
   setToolEnabled: { type: 'setToolEnabled', name: 'read_file', enabled: false },
   startWithAgent: { type: 'startWithAgent', turnId: 't-1' },
 };

@@ -35,6 +35,11 @@ describe('agent Tools picker (Chromium, real bundle)', function () {
       state: { ...state, conversation: { ...state.conversation, mode: 'agent' } },
     });
     assert.equal(await tools.isVisible(), true);
+    // Shown, it asks for the tools known so far: the count is there before the panel first opens.
+    assert.deepEqual((await hp.posted()).at(-1), { type: 'listTools' });
+    await send({ type: 'tools', tools: TOOLS.slice(0, 2) });
+    assert.equal(await page.locator('.tools-count').textContent(), '1/2');
+    assert.equal(await tools.getAttribute('aria-expanded'), 'false');
     await tools.click();
     assert.deepEqual((await hp.posted()).at(-1), { type: 'openTools' });
     assert.equal(await tools.getAttribute('aria-expanded'), 'true');

@@ -296,9 +296,14 @@ export class ChatAgent {
     });
   }
 
-  /** The Tools picker opened: sends it every tool with its state. */
+  /** The Tools picker opened: sends it every tool with its state (starting MCP servers, as a run does). */
   async openTools(): Promise<void> {
     this.host.post({ type: 'tools', tools: await this.host.services.tools.entries() });
+  }
+
+  /** The Tools button shown: sends the tools known so far, for its count, without starting MCP servers. */
+  async listTools(): Promise<void> {
+    this.host.post({ type: 'tools', tools: await this.host.services.tools.entries({ start: false }) });
   }
 
   /** A Tools picker checkbox: keeps the choice for the workspace and redraws the list. */

@@ -24,8 +24,13 @@ export interface SourcedSpec {
   source: ToolSource;
 }
 
+/** How far a listing may go: `start` false lists only what is known without starting MCP servers. */
+export interface ListOptions {
+  start: boolean;
+}
+
 /** Lists the tools of one source (MCP servers may have to start first). */
-export type ToolLister = () => Promise<SourcedSpec[]> | SourcedSpec[];
+export type ToolLister = (options: ListOptions) => Promise<SourcedSpec[]> | SourcedSpec[];
 
 /** The choice of one workspace, over the tools its listers name. */
 export class ToolCatalog {
@@ -44,11 +49,11 @@ export class ToolCatalog {
   }
 
   /** Every tool the listers name; one that fails to list is left out (it reports its own problem). */
-  async all(): Promise<SourcedSpec[]> {
+  async all(options: ListOptions = { start: true }): Promise<SourcedSpec[]> {
     const lists = await Promise.all(
       this.listers.map((list) =>
         Promise.resolve()
-          .then(list)
+          .then(() => list(options))
           .catch((): SourcedSpec[] => []),
       ),
     );
@@ -56,9 +61,9 @@ export class ToolCatalog {
     return lists.flat().filter((t) => !seen.has(t.spec.name) && seen.add(t.spec.name));
   }
 
-  /** The picker's rows. */
-  async entries(): Promise<ToolChoiceEntry[]> {
-    const tools = await this.all();
+  /** The picker's rows; `start` false leaves out the tools of MCP servers that have not started yet. */
+  async entries(options: ListOptions = { start: true }): Promise<ToolChoiceEntry[]> {
+    const tools = await this.all(options);
     return toolChoiceEntries(
       tools.map((t) => ({ name: t.spec.name, source: t.source, description: t.spec.description })),
       this.choice(),
@@ -85,7 +90,11 @@ export function agentToolCatalog(state: vscode.Memento, more: readonly ToolListe
   return new ToolCatalog(state, [builtin, ...more, registered]);
 }
 
-/** The MCP servers' tools for the picker (opening it starts the configured servers, as a run does). */
+/**
+ * The MCP servers' tools for the picker (opening it starts the configured servers, as a run does); without
+ * `start`, the tools of the last listing, by a run or the picker (none before the servers first started).
+ */
 export function mcpToolLister(mcp: McpToolSource): ToolLister {
-  return async () => (await mcp.tools()).tools.map((t) => ({ spec: t.spec, source: 'mcp' as const }));
+  return async ({ start }) =>
+    (start ? (await mcp.tools()).tools : mcp.listed()).map((t) => ({ spec: t.spec, source: 'mcp' as const }));
 }

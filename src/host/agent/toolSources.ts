@@ -18,6 +18,8 @@ export interface SourcedTool extends AgentTool {
 /** What lists the MCP servers' tools (the window's McpHub). */
 export interface McpToolSource {
   tools(): Promise<{ tools: McpTool[]; failures: McpFailure[] }>;
+  /** The tools of the last `tools()`, starting nothing. */
+  listed(): readonly McpTool[];
 }
 
 /** How a run asks before an MCP tool's first call, and what it remembers. */

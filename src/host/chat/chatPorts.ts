@@ -108,6 +108,8 @@ export interface AgentActions {
   restoreCheckpoint(turnId: string): Promise<void>;
   /** The Tools picker opened: posts the tools with their state. */
   openTools(): Promise<void>;
+  /** The Tools button shown: posts the tools known so far (no MCP server started). */
+  listTools(): Promise<void>;
   /** Turns one tool on or off for the workspace's runs. */
   setToolEnabled(name: string, enabled: boolean): Promise<void>;
 }

@@ -74,6 +74,7 @@ const HANDLERS: { [K in WebviewMessageType]: Handler<K> } = {
   agentApproval: ({ session }, m) => session.agent.approve(m.turnId, m.callId, m.choice),
   restoreCheckpoint: ({ session }, m) => session.agent.restoreCheckpoint(m.turnId),
   openTools: ({ session }) => session.agent.openTools(),
+  listTools: ({ session }) => session.agent.listTools(),
   setToolEnabled: ({ session }, m) => session.agent.setToolEnabled(m.name, m.enabled),
   startWithAgent: ({ session }, m) => session.agent.startWithAgent(m.turnId),
 };

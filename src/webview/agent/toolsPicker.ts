@@ -11,6 +11,8 @@ import { h, icon, uniqueId } from '../dom';
 export interface ToolsPickerHandlers {
   /** The panel opened: the host answers with the tools (`show`). */
   open(): void;
+  /** The button appeared: the host answers with the tools known so far (`show`), for the count. */
+  list(): void;
   setEnabled(name: string, enabled: boolean): void;
 }
 
@@ -75,10 +77,17 @@ export class ToolsPicker {
     return !this.panel.hidden;
   }
 
-  /** Shown in Agent mode only; hiding it closes the panel. */
+  /** Shown in Agent mode only; hiding it closes the panel, showing it asks for the count. */
   setAvailable(available: boolean): void {
+    const appeared = available && this.element.hidden;
     this.element.hidden = !available;
     if (!available) this.close(false);
+    if (appeared) this.handlers.list();
+  }
+
+  /** Asks for the count again (a run may have started MCP servers), when the button is shown. */
+  refresh(): void {
+    if (!this.element.hidden) this.handlers.list();
   }
 
   /** Draws the host's list: the count on the button, and the panel's checkboxes when it is open. */

@@ -57,6 +57,7 @@ export interface McpHubDeps {
 /** The window's MCP servers. */
 export class McpHub implements vscode.Disposable {
   private readonly running = new Map<string, Running>();
+  private lastListed: readonly McpTool[] = [];
   private sdk: SdkModule | undefined;
   private disposed = false;
 
@@ -110,7 +111,13 @@ export class McpHub implements vscode.Disposable {
         });
       }
     }
+    this.lastListed = tools;
     return { tools, failures };
+  }
+
+  /** The tools of the last listing, starting nothing (none before the servers first started). */
+  listed(): readonly McpTool[] {
+    return this.lastListed;
   }
 
   private startFailure(server: McpServerConfig, error: unknown): string {
