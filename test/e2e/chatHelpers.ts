@@ -63,7 +63,17 @@ export async function send(frame: FrameLocator, text: string): Promise<void> {
     20_000,
     'the Send button to be enabled (the previous answer ended)',
   );
+  // The host adds the question's turn and then its answer's (an image prompt is one turn) before the request
+  // leaves, but the view draws them a relay later than the gateway answers: until then `.last()` would still be
+  // the previous answer.
+  const turns = frame.getByRole('article');
+  const before = await turns.count();
   await box.press('Enter');
+  await until(
+    async () => (await turns.count()) > before && (await turns.last().getAttribute('aria-label')) !== 'You',
+    20_000,
+    'the new turn in the view',
+  );
 }
 
 /** Sends `text` and waits for the end of its answer (the usage line comes with the end of the stream). */
