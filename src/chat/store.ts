@@ -22,6 +22,7 @@ import {
   errorText,
   noop,
   recoverInterruptedRenames,
+  settleLeftoverTemps,
   tempFilesOf,
   writeFileAtomic,
   type ConversationStoreOptions,
@@ -95,13 +96,15 @@ export class ConversationStore {
     const onDisk = (await this.fs.exists(this.dir)) ? await this.fs.readDirectory(this.dir) : [];
     const busy = (id: string): boolean => this.chains.has(id) || this.scheduled.peek(id) !== undefined;
     const recovered = await recoverInterruptedRenames(this.fs, this.dir, onDisk, busy);
+    const replaced = await settleLeftoverTemps(this.fs, this.dir, onDisk, busy, this.now());
     const ids = [...onDisk.flatMap((name) => FILE_PATTERN.exec(name)?.[1] ?? []), ...recovered];
     const index = await this.readIndex(problems);
     for (const [id, s] of index) this.indexed.set(id, JSON.stringify(s));
     const summaries: ConversationSummary[] = [];
     const found: ConversationSummary[] = [];
     for (const id of ids) {
-      const cached = recovered.includes(id) ? undefined : index.get(id); // the index may predate it
+      // The index may predate a file put back or replaced.
+      const cached = recovered.includes(id) || replaced.includes(id) ? undefined : index.get(id);
       if (cached) {
         summaries.push(cached);
         continue;

@@ -93,21 +93,78 @@ export async function recoverInterruptedRenames(
   const recovered: string[] = [];
   for (const id of orphaned) {
     if (present.has(`${id}.json`) || busy(id)) continue;
-    let best: { name: string; updatedAt: number; size: number } | undefined;
-    for (const name of tempFilesOf(names, id)) {
-      const text = decoder.decode(await fs.readFile(`${dir}/${name}`));
-      const parsed = parseConversationFile(text, id); // a temp file torn by a crash does not parse
-      if (!parsed.ok) continue;
-      const { updatedAt } = parsed.value;
-      if (!best || updatedAt > best.updatedAt || (updatedAt === best.updatedAt && text.length > best.size)) {
-        best = { name, updatedAt, size: text.length };
-      }
-    }
+    const best = await newestParsed(fs, dir, tempFilesOf(names, id), id);
     if (!best) continue;
     await fs.rename(`${dir}/${best.name}`, `${dir}/${id}.json`, { overwrite: false });
     recovered.push(id);
   }
   return recovered;
+}
+
+/** A leftover temporary file is this old before it is settled: a live writer renames its own within milliseconds. */
+export const LEFTOVER_TEMP_MS = 60_000;
+
+/**
+ * Settles temporary files left next to an existing `<id>.json` by a writer killed between its write and its
+ * rename (with Node's fs the temporary file is then complete). The newest one that parses replaces the file when it
+ * is newer (`updatedAt`): that save was the conversation's latest. The others, and all of them when the file is as
+ * new, are deleted. Temporary files younger than LEFTOVER_TEMP_MS (another window may be about to rename its own),
+ * those of a conversation being written (`busy`), and those next to a file that does not parse (it may be a newer
+ * format, never overwritten) are left alone. Returns the ids whose file was replaced.
+ */
+export async function settleLeftoverTemps(
+  fs: StoreFs,
+  dir: string,
+  names: readonly string[],
+  busy: (id: string) => boolean,
+  now: number,
+): Promise<string[]> {
+  const present = new Set(names);
+  const withTemps = new Set(names.flatMap((name) => TEMP_PATTERN.exec(name)?.[1] ?? []));
+  const replaced: string[] = [];
+  for (const id of withTemps) {
+    if (!present.has(`${id}.json`) || busy(id)) continue;
+    try {
+      const old: string[] = [];
+      for (const name of tempFilesOf(names, id)) {
+        const stamp = await fs.stat(`${dir}/${name}`);
+        if (stamp && now - stamp.mtime >= LEFTOVER_TEMP_MS) old.push(name);
+      }
+      if (old.length === 0) continue;
+      const file = parseConversationFile(decoder.decode(await fs.readFile(`${dir}/${id}.json`)), id);
+      if (!file.ok) continue;
+      const best = await newestParsed(fs, dir, old, id);
+      const newer = best && best.updatedAt > file.value.updatedAt ? best.name : undefined;
+      if (newer) {
+        await fs.rename(`${dir}/${newer}`, `${dir}/${id}.json`, { overwrite: true });
+        replaced.push(id);
+      }
+      for (const name of old) if (name !== newer) await fs.delete(`${dir}/${name}`);
+    } catch {
+      // Best effort: another window may have renamed or removed these files meanwhile.
+    }
+  }
+  return replaced;
+}
+
+/** The temporary file among `temps` holding the newest conversation that parses (a torn one does not). */
+async function newestParsed(
+  fs: StoreFs,
+  dir: string,
+  temps: readonly string[],
+  id: string,
+): Promise<{ name: string; updatedAt: number } | undefined> {
+  let best: { name: string; updatedAt: number; size: number } | undefined;
+  for (const name of temps) {
+    const text = decoder.decode(await fs.readFile(`${dir}/${name}`));
+    const parsed = parseConversationFile(text, id);
+    if (!parsed.ok) continue;
+    const { updatedAt } = parsed.value;
+    if (!best || updatedAt > best.updatedAt || (updatedAt === best.updatedAt && text.length > best.size)) {
+      best = { name, updatedAt, size: text.length };
+    }
+  }
+  return best;
 }
 
 /**

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { serializeConversation } from '../../../src/chat/storeFormat';
+import { LEFTOVER_TEMP_MS } from '../../../src/chat/storeFs';
 import { sample, useTempStore } from './storeFixtures';
 
 describe('chat/store crash and corruption recovery (real temp directory)', function () {
@@ -30,6 +32,59 @@ describe('chat/store crash and corruption recovery (real temp directory)', funct
       summaries.map((s) => s.id),
       ['a'],
     );
+  });
+
+  /** Writes a temporary file of `id` as a killed writer leaves it, `ageMs` old. */
+  async function leftover(id: string, suffix: string, text: string, ageMs: number): Promise<string> {
+    const path = `${ctx.convFile(id)}.tmp-${suffix}`;
+    await fsp.writeFile(path, text);
+    const when = new Date(Date.now() - ageMs);
+    await fsp.utimes(path, when, when);
+    return path;
+  }
+
+  it('a complete save left before its rename (writer killed) replaces the older file once it is a minute old', async () => {
+    await ctx.store.save(sample('a', 'Saved', 1000));
+    await ctx.store.save(sample('b', 'Kept', 1000));
+    const old = LEFTOVER_TEMP_MS + 5000;
+    await leftover('a', 'aaaa1111', serializeConversation(sample('a', 'Newer, never renamed', 2000)), old);
+    await leftover('a', 'aaaa2222', serializeConversation(sample('a', 'Older temp', 1500)), old);
+    await leftover('a', 'aaaa3333', '{"version":1,"conversa', old);
+    // As new as the file, or older: only deleted. Too young: another window may be about to rename it.
+    await leftover('b', 'bbbb1111', serializeConversation(sample('b', 'Same age', 1000)), old);
+    const young = await leftover(
+      'b',
+      'bbbb2222',
+      serializeConversation(sample('b', 'In flight', 3000)),
+      1000,
+    );
+
+    const reopened = ctx.reopen();
+    const { summaries, problems } = await reopened.list();
+    assert.deepEqual(problems, []);
+    assert.equal(summaries.find((s) => s.id === 'a')?.title, 'Newer, never renamed');
+    assert.equal((await reopened.load('a')).conversation?.title, 'Newer, never renamed');
+    assert.equal((await reopened.load('b')).conversation?.title, 'Kept');
+    assert.deepEqual(
+      (await fsp.readdir(join(ctx.root, 'conversations'))).filter((n) => n.includes('.tmp-')),
+      [young.split('/').at(-1)],
+      'the settled temporary files are gone; the young one stays',
+    );
+  });
+
+  it('leftover temporary files next to a file that does not parse (a newer format) are left alone', async () => {
+    const future = JSON.stringify({ version: 2, conversation: { id: 'z' } });
+    await fsp.mkdir(join(ctx.root, 'conversations'), { recursive: true });
+    await fsp.writeFile(ctx.convFile('z'), future);
+    const temp = await leftover(
+      'z',
+      'zzzz1111',
+      serializeConversation(sample('z', 'Old format', 9000)),
+      LEFTOVER_TEMP_MS * 2,
+    );
+    await ctx.reopen().list();
+    assert.equal(await fsp.readFile(ctx.convFile('z'), 'utf8'), future);
+    assert.ok((await fsp.readdir(join(ctx.root, 'conversations'))).includes(temp.split('/').at(-1)!));
   });
 
   it('a corrupt file is backed up, reported, and the other conversations still list', async () => {
