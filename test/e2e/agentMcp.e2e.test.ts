@@ -123,8 +123,17 @@ describe('Agent with MCP servers in the real editor', function () {
     };
     const first = await run('Use the MCP tools [[agent:mcp]]', true);
     assert.equal(first[0], `${LOOKUP_TOKEN}: "gateway" means 7 letters. Secret: ${secret}.`);
-    // A new extension host starts the server again with the stored value: no box this time.
+    // The window's reload leaves none of the old extension host's servers running (deactivate closes them, and a
+    // server whose host is gone sees its stdin end).
+    const running = fixtureServerPids();
+    assert.ok(running.length > 0, 'the fixture server runs');
     await e2e().reload();
+    await until(
+      () => fixtureServerPids().every((pid) => !running.includes(pid)),
+      20_000,
+      `the servers of the old extension host to exit (${running.join(', ')})`,
+    );
+    // A new extension host starts the server again with the stored value: no box this time.
     const again = await run('Once more [[agent:mcp]]', false);
     assert.equal(again[0], first[0]);
     assert.equal(await e2e().page.locator('.quick-input-widget input[type="password"]').count(), 0);
@@ -134,6 +143,19 @@ describe('Agent with MCP servers in the real editor', function () {
       assert.ok(!readFileSync(file, 'utf8').includes(secret), `the secret is in ${file}`);
   });
 });
+
+/** The running fixture server processes (a zombie's command line is empty). */
+function fixtureServerPids(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(FIXTURE_SCRIPT) ? [Number(pid)] : [];
+      } catch {
+        return []; // exited meanwhile
+      }
+    });
+}
 
 /** Every file below `dir`. */
 function filesUnder(dir: string): string[] {
