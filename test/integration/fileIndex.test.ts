@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RankedPaths } from '../../src/chat/context/rankedPaths';
 import { FileIndex } from '../../src/host/context/fileIndex';
+import { listWorkspace } from '../../src/host/context/workspaceListing';
 import { findRipgrep, ripgrepCandidates } from '../../src/host/search/ripgrep';
 import { until, waitFor } from '../support/poll';
 import { workspaceRoot } from './helpers';
@@ -375,6 +376,33 @@ describe('File index (real extension host)', function () {
     index.dispose();
     await loading;
     assert.equal(index.ready, false);
+    await until(() => !alive(pid), 30_000, 'ripgrep to be killed');
+  });
+
+  it('stops ripgrep once the cap is reached', async () => {
+    const dir = mkdtempSync(join(scripts, 'capped-'));
+    const rg = scriptRipgrep(
+      dir,
+      `echo $$ > '${dir}/pid'\nprintf 'a.ts\\nb.ts\\nc.ts\\nd.ts\\n'\nexec sleep 600`,
+    );
+    const log = { info: () => undefined, warn: () => undefined };
+    const cancel = new vscode.CancellationTokenSource();
+    const listed: string[] = [];
+    try {
+      for await (const chunk of listWorkspace(
+        { ripgrepPath: rg, log },
+        3,
+        cancel.token,
+        new AbortController().signal,
+      )) {
+        assert.equal(chunk.kind, 'names');
+        if (chunk.kind === 'names') listed.push(...chunk.paths);
+      }
+    } finally {
+      cancel.dispose();
+    }
+    assert.deepEqual(listed, ['a.ts', 'b.ts', 'c.ts']);
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
     await until(() => !alive(pid), 30_000, 'ripgrep to be killed');
   });
 });

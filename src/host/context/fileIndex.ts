@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
 import type { RipgrepEnv } from '../search/ripgrep';
+import { TOOL_FOLDERS } from './fileListArgs';
 import { type PathRanker, WorkerRanker } from './pathRanker';
 import { type ListedChunk, ListedFolder, listWorkspace } from './workspaceListing';
 
-/** Folders that hold tools' files, never the user's: left out of the picker even when files.exclude keeps them. */
-const SKIPPED_SEGMENTS = /(^|\/)(node_modules|\.git|\.hg|\.svn)\//;
+/** Paths inside the tools' folders: left out of the picker even when files.exclude keeps them. */
+const SKIPPED_SEGMENTS = new RegExp(
+  `(^|/)(${TOOL_FOLDERS.map((name) => name.replace('.', '\\.')).join('|')})/`,
+);
 const MAX_FILES = 200_000;
 /** Longest stretch of listing work between two yields to the event loop (placing paths in their folders). */
 const SLICE_MS = 8;
@@ -23,9 +26,10 @@ interface ListingRun {
 type FileLocation = vscode.Uri | ListedFolder;
 
 /**
- * The workspace's file list for the `#` picker: listed once (in the background, on first use), kept current
- * by a file watcher, and ranked in a worker thread (pathRanker.ts), so a query on 50,000 files answers in
- * milliseconds and preparing them never holds the extension host.
+ * The workspace's file list for the `#` picker: listed once (in the background, on first use; by VS Code's
+ * ripgrep, streamed, or by findFiles: workspaceListing.ts), kept current by a file watcher, and ranked in a worker
+ * thread (pathRanker.ts), so a query on 50,000 files answers in milliseconds and preparing them never holds the
+ * extension host.
  */
 export class FileIndex implements vscode.Disposable {
   /** Relative path → where it is, in the order listed: the list the ranker mirrors. */
