@@ -23,6 +23,8 @@ import { until, waitFor } from '../support/poll';
 import { workspaceRoot } from './helpers';
 
 const FIXTURE = 'file-index-fixture';
+/** Written after the fixture, next to it (the workspace's root is watched from the start). */
+const READY = 'file-index-fixture.ready';
 const encoder = new TextEncoder();
 const NOUNS = ['invoice', 'session', 'token', 'cart', 'profile', 'report', 'schema', 'event'];
 const ROLES = ['Service', 'Store', 'View', 'Parser'];
@@ -122,19 +124,15 @@ describe('File index (real extension host)', function () {
     );
     scripts = mkdtempSync(join(tmpdir(), 'mg-file-index-rg-'));
     // The fixture's create events reach an index's watcher a while after the writes: an index listing meanwhile
-    // takes them for news (it places those files once each is looked at, and files.exclude'd ones too). Under load
-    // VS Code's watcher reports a new folder alone, not the files written into it before it watched the folder (an
-    // index lists such a folder's files itself). The tests start once each file, or its folder, was reported
-    // (node_modules' are not reported at all: files.watcherExclude).
-    const reported = (path: string): boolean =>
-      path.includes('/node_modules/') ||
-      events.seen.has(`create ${path}`) ||
-      events.seen.has(`create ${path.slice(0, path.lastIndexOf('/'))}`);
+    // takes them for news (it places those files once each is looked at, and files.exclude'd ones too). Which of
+    // them are reported varies (under load a new folder comes alone, without the files written into it), but they
+    // come in order: the tests start once a file written last, in a folder watched from the start, was reported.
+    await write(READY);
     try {
       await until(
-        () => made.every(reported),
+        () => events.seen.has(`create ${READY}`),
         60_000,
-        () => `the create events of ${made.filter((path) => !reported(path)).join(', ')}`,
+        'the create event of the last file written',
       );
     } finally {
       events.dispose();
@@ -146,6 +144,7 @@ describe('File index (real extension host)', function () {
       .getConfiguration('files')
       .update('exclude', filesExclude, vscode.ConfigurationTarget.Global);
     await vscode.workspace.fs.delete(uriOf(FIXTURE), { recursive: true, useTrash: false });
+    await vscode.workspace.fs.delete(uriOf(READY), { useTrash: false });
     rmSync(scripts, { recursive: true, force: true });
   });
 
