@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { findRipgrep } from '../../src/host/agent/ripgrep';
+import { findRipgrep } from '../../src/host/search/ripgrep';
 import { ripgrepSearchArgs } from '../../src/host/agent/searchText';
 import { readOnlyTools } from '../../src/host/agent/readOnlyTools';
 import { SETTINGS } from '../../src/host/settings';

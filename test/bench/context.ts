@@ -62,7 +62,7 @@ function pickerRows(r: ContextResults, files: number): Row[] {
       ratio: fmtRatio(block / baseBlock),
       budget: '≤ 50 ms',
       status: verdict(block <= 50),
-      note: `event-loop drift net of waiting for a core (probes.ts maxBusyDriftMs); the index's own longest block, after findFiles' answer was delivered (the plain listing has that block and the ones before it too), is ${fmtMs(Math.max(...r.cold.map((t) => t.ownBlockMs)))}`,
+      note: `event-loop drift net of waiting for a core (probes.ts maxBusyDriftMs); the index listed with ${[...new Set(r.cold.map((t) => t.listedWith))].join(' and ')}; its own longest block (with findFiles: after findFiles' answer was delivered, as the plain listing has that block and the ones before it too) is ${fmtMs(Math.max(...r.cold.map((t) => t.ownBlockMs)))}`,
     },
   ];
 }

@@ -44,10 +44,15 @@ export interface Timed {
   count: number;
 }
 
-/** A fresh index's first query; `ownBlockMs`: the longest block after findFiles' answer was delivered. */
+/**
+ * A fresh index's first query; `ownBlockMs`: the longest block of the index's own work (after findFiles' answer was
+ * delivered when it listed with findFiles, all of them when it listed with ripgrep).
+ */
 export interface ColdTimed extends Timed {
   listMs: number;
   ownBlockMs: number;
+  /** How the index listed the workspace (from its log line). */
+  listedWith: 'ripgrep' | 'findFiles';
 }
 
 /** One send of the large attachment. */
@@ -111,13 +116,15 @@ async function baselineListing(): Promise<Timed> {
  * alone (`load()`, as the picker starts it), so its longest block is not the search's.
  */
 async function coldQuery(q: string): Promise<ColdTimed> {
-  const files = new FileIndex();
+  const logged: string[] = [];
+  const log = { info: (m: string) => void logged.push(m), warn: (m: string) => void logged.push(m) };
+  const files = new FileIndex(log);
   const p = picker(files);
-  // The time findFiles' answer reached the extension host: the block that holds it is findFiles' own delivery
-  // (the plain listing has it too), those that start after it are the index's work.
+  // The time findFiles' answer reached the extension host, when the index used it: the block that holds it is
+  // findFiles' own delivery (the plain listing has it too), those that start after it are the index's work.
   const workspace = vscode.workspace as { findFiles: typeof vscode.workspace.findFiles };
   const realFindFiles = workspace.findFiles;
-  let answeredAt = Infinity;
+  let answeredAt = -Infinity;
   workspace.findFiles = (...args) =>
     realFindFiles(...args).then((found) => ((answeredAt = performance.now()), found));
   try {
@@ -134,7 +141,8 @@ async function coldQuery(q: string): Promise<ColdTimed> {
     const searched = performance.now();
     const count = await query(p.context, p.posted, q);
     const ms = listMs + performance.now() - searched;
-    return { ms, listMs, probe: probed, count, ownBlockMs };
+    const listedWith = logged.some((m) => m.includes('with ripgrep')) ? 'ripgrep' : 'findFiles';
+    return { ms, listMs, probe: probed, count, ownBlockMs, listedWith };
   } finally {
     workspace.findFiles = realFindFiles;
     p.dispose();

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ToolResult } from '../../src/agent/types';
 import { writeFileAtomic } from '../../src/host/agent/atomicWrite';
 import { readOnlyTools } from '../../src/host/agent/readOnlyTools';
-import { ripgrepCandidates } from '../../src/host/agent/ripgrep';
+import { ripgrepCandidates } from '../../src/host/search/ripgrep';
 import type { ToolEnv } from '../../src/host/agent/types';
 import { resolveWorkspacePath } from '../../src/host/agent/workspaceFiles';
 import { closeAllEditors, workspaceRoot } from './helpers';

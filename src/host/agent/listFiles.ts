@@ -3,7 +3,7 @@ import { matchExclude } from '../../chat/context/safety';
 import { formatPathList } from '../../agent/toolText';
 import { filesExcludeGlobs, ripgrepScopeArgs } from './ignores';
 import { refused, resolveReadable } from './refusals';
-import { findRipgrep, runRipgrep } from './ripgrep';
+import { findRipgrep, runRipgrep } from '../search/ripgrep';
 import type { HostTool, ToolEnv } from './types';
 
 /** Entries or paths shown at most. */

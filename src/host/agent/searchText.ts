@@ -4,7 +4,7 @@ import { formatTextMatches, invalidRegexText } from '../../agent/toolText';
 import type { ToolResult } from '../../agent/types';
 import { readContextSettings } from '../context/contextSettings';
 import { ripgrepScopeArgs } from './ignores';
-import { findRipgrep, runRipgrep } from './ripgrep';
+import { findRipgrep, runRipgrep } from '../search/ripgrep';
 import { searchWithoutRipgrep } from './searchFallback';
 import { COUNTED_MATCHES, SHOWN_MATCHES, type TextQuery, type TextSearch } from './textSearch';
 import type { HostTool, ToolEnv } from './types';

@@ -1,8 +1,13 @@
 import * as vscode from 'vscode';
+import type { RipgrepEnv } from '../search/ripgrep';
+import { TOOL_FOLDERS } from './fileListArgs';
 import { type PathRanker, WorkerRanker } from './pathRanker';
+import { type ListedChunk, ListedFolder, listWorkspace } from './workspaceListing';
 
-/** Folders that hold tools' files, never the user's: left out of the picker even when files.exclude keeps them. */
-const SKIPPED_SEGMENTS = /(^|\/)(node_modules|\.git|\.hg|\.svn)\//;
+/** Paths inside the tools' folders: left out of the picker even when files.exclude keeps them. */
+const SKIPPED_SEGMENTS = new RegExp(
+  `(^|/)(${TOOL_FOLDERS.map((name) => name.replace('.', '\\.')).join('|')})/`,
+);
 const MAX_FILES = 200_000;
 /** Longest stretch of listing work between two yields to the event loop (placing paths in their folders). */
 const SLICE_MS = 8;
@@ -11,17 +16,24 @@ const SLICE_MS = 8;
 interface ListingRun {
   touched: Set<string>;
   droppedFolders: string[];
+  /** findFiles' cancellation. */
   cancel: vscode.CancellationTokenSource;
+  /** ripgrep's: aborting kills it. */
+  abort: AbortController;
 }
 
+/** Where a listed file is: its own URI (findFiles, the watcher), or the folder ripgrep listed it in. */
+type FileLocation = vscode.Uri | ListedFolder;
+
 /**
- * The workspace's file list for the `#` picker: listed once (in the background, on first use), kept current
- * by a file watcher, and ranked in a worker thread (pathRanker.ts), so a query on 50,000 files answers in
- * milliseconds and preparing them never holds the extension host.
+ * The workspace's file list for the `#` picker: listed once (in the background, on first use; by VS Code's
+ * ripgrep, streamed, or by findFiles: workspaceListing.ts), kept current by a file watcher, and ranked in a worker
+ * thread (pathRanker.ts), so a query on 50,000 files answers in milliseconds and preparing them never holds the
+ * extension host.
  */
 export class FileIndex implements vscode.Disposable {
-  /** Relative path → URI, in the order listed: the list the ranker mirrors. */
-  private readonly files = new Map<string, vscode.Uri>();
+  /** Relative path → where it is, in the order listed: the list the ranker mirrors. */
+  private readonly files = new Map<string, FileLocation>();
   private ranker: PathRanker | undefined;
   private listed = false;
   private listing: Promise<void> | undefined;
@@ -31,8 +43,14 @@ export class FileIndex implements vscode.Disposable {
   private readonly creating = new Map<string, number>();
   private events = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Messages logged already: which way the workspace is listed is said once, not on every listing. */
+  private readonly logged = new Set<string>();
 
-  constructor(private readonly log?: Pick<vscode.LogOutputChannel, 'warn'>) {
+  /** `ripgrep`: where ripgrep is instead of VS Code's own (tests inject a missing path to force findFiles). */
+  constructor(
+    private readonly log?: Pick<vscode.LogOutputChannel, 'warn' | 'info'>,
+    private readonly ripgrep: RipgrepEnv = {},
+  ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     this.disposables.push(
       watcher,
@@ -59,20 +77,20 @@ export class FileIndex implements vscode.Disposable {
     const found = await this.rank().search(query, limit);
     // A path deleted while the worker searched is left out.
     return found.flatMap((path) => {
-      const uri = this.files.get(path);
+      const uri = this.uriOf(path);
       return uri ? [{ path, uri }] : [];
     });
   }
 
   /** The URI of a listed relative path. */
   uriOf(path: string): vscode.Uri | undefined {
-    return this.files.get(path);
+    const location = this.files.get(path);
+    return location instanceof ListedFolder ? location.uriOf(path) : location;
   }
 
   dispose(): void {
     this.disposed = true;
-    this.run?.cancel.cancel();
-    this.run = undefined;
+    this.stopListing();
     this.ranker?.dispose();
     vscode.Disposable.from(...this.disposables).dispose();
   }
@@ -82,40 +100,78 @@ export class FileIndex implements vscode.Disposable {
       touched: new Set(),
       droppedFolders: [],
       cancel: new vscode.CancellationTokenSource(),
+      abort: new AbortController(),
     };
     this.run = run;
+    const log = {
+      info: (message: string) => this.logOnce('info', message),
+      warn: (message: string) => this.logOnce('warn', message),
+    };
+    const env = { ...this.ripgrep, log };
     try {
-      const found = await vscode.workspace.findFiles('**/*', undefined, MAX_FILES, run.cancel.token);
-      if (this.run !== run) return; // Disposed, or the workspace's folders changed: a new listing follows.
-      // Reviving 50,000 URIs from findFiles' answer already held the thread: the first slice waits a turn.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (this.run !== run) return;
-      const folders = folderPrefixes();
-      const ranker = this.rank();
-      // Paths are placed in slices of a few milliseconds with a yield between them, and each slice is handed
-      // to the worker at once: the extension host's thread only compares strings.
-      let batch: string[] = [];
-      let sliceStart = performance.now();
-      for (const uri of found) {
-        if (performance.now() - sliceStart > SLICE_MS) {
-          ranker.add(batch);
-          batch = [];
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          if (this.run !== run) return; // Disposed, or the workspace's folders changed: a new listing follows.
-          sliceStart = performance.now();
-        }
-        const path = relative(uri, folders);
-        if (path === undefined || run.touched.has(path)) continue;
-        if (run.droppedFolders.length && run.droppedFolders.some((folder) => path.startsWith(folder)))
-          continue;
-        if (this.place(path, uri)) batch.push(path);
+      // Leaving this loop (a return below) stops the listing, ripgrep included.
+      for await (const chunk of listWorkspace(env, MAX_FILES, run.cancel.token, run.abort.signal)) {
+        if (this.run !== run) return; // Disposed, or the workspace's folders changed: a new listing follows.
+        if (!(await this.placeChunk(run, chunk))) return;
       }
-      ranker.add(batch);
-      this.listed = true;
+      if (this.run === run) this.listed = true;
     } finally {
       if (this.run === run) this.run = undefined;
       run.cancel.dispose();
     }
+  }
+
+  /**
+   * Places a chunk's paths in slices of a few milliseconds with a yield between them, each slice handed to the
+   * worker at once: the extension host's thread only compares strings. False when the run ended meanwhile.
+   */
+  private async placeChunk(run: ListingRun, chunk: ListedChunk): Promise<boolean> {
+    const yieldTurn = async (): Promise<boolean> => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return this.run === run;
+    };
+    // Reviving findFiles' URIs (all of them at once) already held the thread: the first slice waits a turn.
+    if (chunk.kind === 'uris' && !(await yieldTurn())) return false;
+    const folders = folderPrefixes();
+    const [count, pathAt, locationAt]: [
+      number,
+      (i: number) => string | undefined,
+      (i: number) => FileLocation,
+    ] =
+      chunk.kind === 'uris'
+        ? [chunk.uris.length, (i) => relative(chunk.uris[i], folders), (i) => chunk.uris[i]]
+        : [chunk.paths.length, (i) => chunk.paths[i], () => chunk.folder];
+    const ranker = this.rank();
+    let batch: string[] = [];
+    let sliceStart = performance.now();
+    for (let i = 0; i < count; i++) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        ranker.add(batch);
+        batch = [];
+        if (!(await yieldTurn())) return false;
+        sliceStart = performance.now();
+      }
+      const path = pathAt(i);
+      if (path === undefined || run.touched.has(path)) continue;
+      if (run.droppedFolders.length && run.droppedFolders.some((folder) => path.startsWith(folder))) continue;
+      if (this.place(path, locationAt(i))) batch.push(path);
+    }
+    ranker.add(batch);
+    return true;
+  }
+
+  /** Logs `message` the first time it comes up. */
+  private logOnce(level: 'info' | 'warn', message: string): void {
+    if (this.logged.has(message)) return;
+    this.logged.add(message);
+    this.log?.[level](message);
+  }
+
+  /** Cancels the listing under way (findFiles' search, ripgrep's process). */
+  private stopListing(): void {
+    this.run?.cancel.cancel();
+    this.run?.abort.abort();
+    this.run = undefined;
   }
 
   /** The ranker, started on first use with what the watcher has added so far. */
@@ -131,9 +187,9 @@ export class FileIndex implements vscode.Disposable {
   }
 
   /** Records a listed or created file; false when it is skipped or already known. */
-  private place(path: string, uri: vscode.Uri): boolean {
+  private place(path: string, location: FileLocation): boolean {
     if (SKIPPED_SEGMENTS.test(path) || this.files.has(path)) return false;
-    this.files.set(path, uri);
+    this.files.set(path, location);
     return true;
   }
 
@@ -200,8 +256,7 @@ export class FileIndex implements vscode.Disposable {
   }
 
   private reset(): void {
-    this.run?.cancel.cancel();
-    this.run = undefined;
+    this.stopListing();
     this.listing = undefined;
     this.listed = false;
     this.files.clear();

@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolEnv } from './types';
+
+/** Where a caller's ripgrep comes from, and who is told when it starts (the agent's ToolEnv, the file index). */
+export interface RipgrepEnv {
+  /** A path to use instead of VS Code's own ripgrep; a path that does not exist means "no ripgrep". */
+  ripgrepPath?: string;
+  /** Told each time ripgrep starts (tests check which binary ran). */
+  onSpawn?(command: string, args: readonly string[]): void;
+}
 
 /**
  * Where VS Code keeps its ripgrep, relative to `vscode.env.appRoot`: `@vscode/ripgrep-universal` (a folder per
@@ -21,7 +28,7 @@ export function ripgrepCandidates(
 }
 
 /** The ripgrep the tools run: the injected one when it exists, else VS Code's own; undefined when there is none. */
-export function findRipgrep(env: Pick<ToolEnv, 'ripgrepPath'>): string | undefined {
+export function findRipgrep(env: Pick<RipgrepEnv, 'ripgrepPath'>): string | undefined {
   if (env.ripgrepPath !== undefined) return existsSync(env.ripgrepPath) ? env.ripgrepPath : undefined;
   return ripgrepCandidates(vscode.env.appRoot).find((path) => existsSync(path));
 }
@@ -47,7 +54,7 @@ export function runRipgrep(
   cwd: string,
   signal: AbortSignal,
   onLine: (line: string) => boolean | void,
-  env?: Pick<ToolEnv, 'onSpawn'>,
+  env?: Pick<RipgrepEnv, 'onSpawn'>,
 ): Promise<RipgrepExit> {
   return new Promise((resolve, reject) => {
     signal.throwIfAborted();
