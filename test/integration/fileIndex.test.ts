@@ -231,6 +231,40 @@ describe('File index (real extension host)', function () {
     }
   });
 
+  it('lists again on a search once its listing is old: what the watcher cannot report (through a link) is caught up', async () => {
+    // The watcher reports a file where it was written (when it is watching already: a new watcher can miss the
+    // first writes); its copy through the linked folder is found only by listing.
+    const relisting = new FileIndex(undefined, {}, 0);
+    const control = new FileIndex(undefined, {}, Number.POSITIVE_INFINITY);
+    const written = `${FIXTURE}/src/invoice/invoiceLedgerAudit.ts`;
+    const viaLink = `${FIXTURE}/linked-invoice/invoiceLedgerAudit.ts`;
+    try {
+      await Promise.all([relisting.load(), control.load()]);
+      await write(written);
+      await until(
+        async () => (await found(relisting, 'invoiceLedgerAudit')).includes(viaLink),
+        60_000,
+        'the listing made again to find it through the link',
+      );
+      assert.ok(
+        !(await found(control, 'invoiceLedgerAudit')).includes(viaLink),
+        'without a new listing it is not there',
+      );
+      // Deleted: its copy through the link is reported by no watcher either, and leaves with the next listing.
+      await vscode.workspace.fs.delete(uriOf(written), { useTrash: false });
+      await until(
+        async () => !(await found(relisting, 'invoiceLedgerAudit')).includes(viaLink),
+        60_000,
+        'the listing made again to drop it',
+      );
+      assert.ok((await found(relisting, 'invoiceService')).length > 0, 'the rest stays');
+    } finally {
+      relisting.dispose();
+      control.dispose();
+      if (existsSync(uriOf(written).fsPath)) rmSync(uriOf(written).fsPath);
+    }
+  });
+
   it('follows the watcher: created files (alone or in a new folder) are found, a deleted folder leaves with them', async () => {
     const index = new FileIndex();
     const listed = async (path: string, query: string): Promise<boolean> =>

@@ -11,6 +11,12 @@ const SKIPPED_SEGMENTS = new RegExp(
 const MAX_FILES = 200_000;
 /** Longest stretch of listing work between two yields to the event loop (placing paths in their folders). */
 const SLICE_MS = 8;
+/**
+ * A listing this old is made again, in the background, when the picker searches: a file watcher can miss events
+ * (one that starts while files are written, an overloaded machine, `files.watcherExclude`), and the index then
+ * catches up with the disk.
+ */
+const RELIST_AFTER_MS = 30_000;
 
 /** What the listing must not undo: watcher events that arrived while it ran (its list is older than they are). */
 interface ListingRun {
@@ -20,6 +26,8 @@ interface ListingRun {
   cancel: vscode.CancellationTokenSource;
   /** ripgrep's: aborting kills it. */
   abort: AbortController;
+  /** A listing made again: every path it listed, so that files gone from the disk leave at its end. */
+  seen?: Set<string>;
 }
 
 /** Where a listed file is: its own URI (findFiles, the watcher), or the folder ripgrep listed it in. */
@@ -36,20 +44,28 @@ export class FileIndex implements vscode.Disposable {
   private readonly files = new Map<string, FileLocation>();
   private ranker: PathRanker | undefined;
   private listed = false;
+  /** When the last listing ended (performance.now()). */
+  private listedAt = 0;
   private listing: Promise<void> | undefined;
   private run: ListingRun | undefined;
   private disposed = false;
   /** Created entries being looked at (file or folder?), by path: the event's number, so a delete can drop it. */
   private readonly creating = new Map<string, number>();
   private events = 0;
+  /** Created entries being placed: a listing ends once those it skipped as news are in. */
+  private readonly placing = new Set<Promise<void>>();
   private readonly disposables: vscode.Disposable[] = [];
   /** Messages logged already: which way the workspace is listed is said once, not on every listing. */
   private readonly logged = new Set<string>();
 
-  /** `ripgrep`: where ripgrep is instead of VS Code's own (tests inject a missing path to force findFiles). */
+  /**
+   * `ripgrep`: where ripgrep is instead of VS Code's own (tests inject a missing path to force findFiles);
+   * `relistAfterMs`: how old a listing is before a search makes it again.
+   */
   constructor(
     private readonly log?: Pick<vscode.LogOutputChannel, 'warn' | 'info'>,
     private readonly ripgrep: RipgrepEnv = {},
+    private readonly relistAfterMs = RELIST_AFTER_MS,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     this.disposables.push(
@@ -74,6 +90,10 @@ export class FileIndex implements vscode.Disposable {
 
   /** The best `limit` files for `query` (relative paths with their URIs). */
   async search(query: string, limit: number): Promise<Array<{ path: string; uri: vscode.Uri }>> {
+    if (this.listed && !this.run && performance.now() - this.listedAt > this.relistAfterMs) {
+      this.listedAt = performance.now();
+      void this.list(true);
+    }
     const found = await this.rank().search(query, limit);
     // A path deleted while the worker searched is left out.
     return found.flatMap((path) => {
@@ -95,12 +115,14 @@ export class FileIndex implements vscode.Disposable {
     vscode.Disposable.from(...this.disposables).dispose();
   }
 
-  private async list(): Promise<void> {
+  /** Lists the workspace; `again`: over the index as it is, dropping at the end the files no longer listed. */
+  private async list(again = false): Promise<void> {
     const run: ListingRun = {
       touched: new Set(),
       droppedFolders: [],
       cancel: new vscode.CancellationTokenSource(),
       abort: new AbortController(),
+      ...(again ? { seen: new Set<string>() } : {}),
     };
     this.run = run;
     const log = {
@@ -114,7 +136,13 @@ export class FileIndex implements vscode.Disposable {
         if (this.run !== run) return; // Disposed, or the workspace's folders changed: a new listing follows.
         if (!(await this.placeChunk(run, chunk))) return;
       }
-      if (this.run === run) this.listed = true;
+      if (this.run !== run) return;
+      // The watcher's creates it skipped (newer than its list) are placed by now: a search then finds them.
+      await Promise.all(this.placing);
+      if (this.run !== run) return;
+      if (run.seen && run.seen.size < MAX_FILES) this.dropUnlisted(run, run.seen);
+      this.listed = true;
+      this.listedAt = performance.now();
     } finally {
       if (this.run === run) this.run = undefined;
       run.cancel.dispose();
@@ -152,12 +180,21 @@ export class FileIndex implements vscode.Disposable {
         sliceStart = performance.now();
       }
       const path = pathAt(i);
-      if (path === undefined || run.touched.has(path)) continue;
+      if (path === undefined) continue;
+      run.seen?.add(path);
+      if (run.touched.has(path)) continue;
       if (run.droppedFolders.length && run.droppedFolders.some((folder) => path.startsWith(folder))) continue;
       if (this.place(path, locationAt(i))) batch.push(path);
     }
     ranker.add(batch);
     return true;
+  }
+
+  /** After a listing made again: the files it did not list are gone, unless the watcher saw them meanwhile. */
+  private dropUnlisted(run: ListingRun, seen: Set<string>): void {
+    const gone = [...this.files.keys()].filter((path) => !seen.has(path) && !run.touched.has(path));
+    for (const path of gone) this.files.delete(path);
+    this.ranker?.remove(gone);
   }
 
   /** Logs `message` the first time it comes up. */
@@ -199,7 +236,10 @@ export class FileIndex implements vscode.Disposable {
     this.run?.touched.add(path);
     const event = ++this.events;
     this.creating.set(path, event);
-    void this.placeCreated(uri, path, event);
+    const placing = this.placeCreated(uri, path, event)
+      .catch((error: unknown) => this.log?.warn(`File index: ${path} could not be added (${String(error)})`))
+      .finally(() => this.placing.delete(placing));
+    this.placing.add(placing);
   }
 
   /**
