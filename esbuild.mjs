@@ -98,16 +98,20 @@ const undiciUnusedLeftOut = {
 const RUNTIMES_APART = {
   agentRuntime: './agent.js',
   reviewRuntime: './review.js',
+  fileIndexRuntime: './fileIndex.js',
   // The file index's ranking, when its worker cannot start and it ranks in the extension host (pathRanker.ts).
   fileIndexWorker: './fileIndexWorker.js',
 };
 const runtimesApart = {
   name: 'runtimes-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(agentRuntime|reviewRuntime|fileIndexWorker)$/ }, (args) => ({
-      path: RUNTIMES_APART[args.path.slice(2)],
-      external: true,
-    }));
+    build.onResolve(
+      { filter: /^\.\/(agentRuntime|reviewRuntime|fileIndexRuntime|fileIndexWorker)$/ },
+      (args) => ({
+        path: RUNTIMES_APART[args.path.slice(2)],
+        external: true,
+      }),
+    );
   },
 };
 
@@ -132,6 +136,8 @@ const builds = [
   nodeBundle('src/extension.ts', 'dist/extension.js', [runtimesApart]),
   nodeBundle('src/host/agent/agentRuntime.ts', 'dist/agent.js'),
   nodeBundle('src/host/editor/reviewRuntime.ts', 'dist/review.js'),
+  // The # picker's file index (listing, watcher, ranking), required on the first file search (lazyFileIndex.ts).
+  nodeBundle('src/host/context/fileIndexRuntime.ts', 'dist/fileIndex.js', [runtimesApart]),
   // The MCP SDK's client, a bundle of its own that the extension requires on the first run with an MCP server,
   // so that activation never parses it (src/host/agent/mcp/sdkClient.ts).
   nodeBundle('src/host/agent/mcp/sdkClient.ts', 'dist/mcp.js'),

@@ -11,7 +11,7 @@ import { registerSelectModel } from './host/commands/selectModel';
 import { registerTestConnection } from './host/commands/testConnection';
 import { ConfigState } from './host/configState';
 import { registerContextCommands } from './host/context/contextCommands';
-import { FileIndex } from './host/context/fileIndex';
+import { LazyFileIndex } from './host/context/lazyFileIndex';
 import { TerminalCapture } from './host/context/terminalCapture';
 import { registerExplainSelection } from './host/editor/explainSelection';
 import type { ReviewSnapshot } from './host/editor/editReview';
@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     vscode.Uri.joinPath(context.globalStorageUri, 'chats').fsPath,
     { onFork: (conversation, fromId) => hub.forked(conversation, fromId) },
   );
-  const files = new FileIndex(log);
+  const files = new LazyFileIndex(log);
   const terminals = new TerminalCapture();
   context.subscriptions.push(files, terminals);
   const models = new ModelDirectory(context.globalState, gateway, config, keys, log);

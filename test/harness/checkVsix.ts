@@ -6,7 +6,7 @@ import { join, posix } from 'node:path';
 import { repoRoot } from './paths';
 
 const ALLOWED = [
-  /^dist\/(extension|agent|review)\.js$/,
+  /^dist\/(extension|agent|review|fileIndex)\.js$/,
   /^dist\/webview\.js$/,
   /^dist\/mcp\.js$/,
   /^dist\/fileIndexWorker\.js$/,
@@ -27,6 +27,7 @@ const REQUIRED = [
   'dist/extension.js',
   'dist/agent.js',
   'dist/review.js',
+  'dist/fileIndex.js',
   'dist/webview.js',
   'dist/mcp.js',
   'dist/fileIndexWorker.js',

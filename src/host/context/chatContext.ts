@@ -13,13 +13,13 @@ import {
   type PendingItem,
 } from './contextItems';
 import { readContextSettings } from './contextSettings';
-import type { FileIndex } from './fileIndex';
 import type { ReadEnv } from './readers';
 import type { TerminalCapture } from './terminalCapture';
+import type { WorkspaceFiles } from './lazyFileIndex';
 
 /** What every chat's context shares: the file index, the terminal capture and the key to refuse. */
 export interface ContextServices {
-  files: FileIndex;
+  files: WorkspaceFiles;
   terminals: TerminalCapture;
   apiKey(): Promise<string | undefined>;
 }
