@@ -21,6 +21,7 @@ import { listWorkspace } from '../../src/host/context/workspaceListing';
 import { findRipgrep, ripgrepCandidates } from '../../src/host/search/ripgrep';
 import { until, waitFor } from '../support/poll';
 import { workspaceRoot } from './helpers';
+import { alive } from '../support/processAlive';
 
 const FIXTURE = 'file-index-fixture';
 /** Written after the fixture, next to it (the workspace's root is watched from the start). */
@@ -63,16 +64,6 @@ function scriptRipgrep(dir: string, body: string): string {
   writeFileSync(path, `#!/bin/sh\nREAL='${real}'\n${body}\n`);
   chmodSync(path, 0o755);
   return path;
-}
-
-/** True while process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A watcher of the test's own: VS Code hands a file event to every watcher in one go, the index's included. */

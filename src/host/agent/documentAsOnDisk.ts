@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { decodeText } from '../../chat/context/safety';
 import { readDiskFile } from '../context/diskRead';
+import { documentChange } from '../editor/documentChange';
 
 /** How long the reload may take before the review goes on with what the editor shows. */
 const RELOAD_WAIT_MS = 5000;
@@ -43,16 +44,11 @@ function sameText(a: string, b: string): boolean {
   return a === b || a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
 }
 
+/** Until the document holds `text` (or has unsaved changes: the user typed, nothing to reload then). */
 function untilText(document: vscode.TextDocument, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      listener.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, RELOAD_WAIT_MS);
-    const listener = vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.document === document && (document.isDirty || sameText(document.getText(), text))) done();
-    });
-  });
+  return documentChange(
+    document,
+    () => document.isDirty || sameText(document.getText(), text),
+    RELOAD_WAIT_MS,
+  );
 }

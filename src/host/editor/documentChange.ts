@@ -10,15 +10,24 @@ export function documentChangedSince(
   retryMs: number,
 ): Promise<void> {
   if (document.version !== version) return Promise.resolve();
+  return documentChange(document, () => true, retryMs);
+}
+
+/** Resolves at the first change of `document` for which `settled` holds, or after `timeoutMs`. */
+export function documentChange(
+  document: vscode.TextDocument,
+  settled: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
       subscription.dispose();
       resolve();
     };
-    const timer = setTimeout(done, retryMs);
+    const timer = setTimeout(done, timeoutMs);
     const subscription = vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document === document) done();
+      if (e.document === document && settled()) done();
     });
   });
 }

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { type RipgrepEnd, ripgrepLines } from '../../../../src/host/search/ripgrepLines';
 import { waitFor } from '../../../support/poll';
+import { alive } from '../../../support/processAlive';
 
 /** Runs `script` with this Node in ripgrep's place; collects every line and the end. */
 async function collect(
@@ -16,16 +17,6 @@ async function collect(
     const step = await run.next();
     if (step.done) return { lines, end: step.value };
     lines.push(...step.value);
-  }
-}
-
-/** True while process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
