@@ -11,11 +11,12 @@ import * as l10n from '@vscode/l10n';
 import { Coalescer } from './coalescer';
 import { newId, summarize } from './conversation';
 import {
+  conversationFileText,
   isValidConversationId,
   parseConversationFile,
   parseIndex,
-  serializeConversation,
   serializeIndex,
+  turnsJson,
 } from './storeFormat';
 import {
   backUpCorrupt,
@@ -30,7 +31,7 @@ import {
   type LoadResult,
   type StoreFs,
 } from './storeFs';
-import type { Conversation, ConversationSummary } from './types';
+import type { Conversation, ConversationSummary, Turn } from './types';
 import { keepsEverythingOf, sameStamp, type FileStamp } from './writeGuard';
 
 export type { ConversationStoreOptions, ListResult, LoadResult, StoreFs } from './storeFs';
@@ -65,6 +66,11 @@ export class ConversationStore {
    * window) checks the file first.
    */
   private readonly known = new Map<string, { stamp: FileStamp; copy: WeakRef<Conversation> }>();
+  /**
+   * The turns of each conversation object at its last full serialisation (by identity) and their JSON joined
+   * (`turnsJson`): the leading save of `scheduleSave` serialises only the turns added since (see there).
+   */
+  private readonly serialized = new WeakMap<Conversation, { turns: readonly Turn[]; joined: string }>();
 
   /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
   constructor(
@@ -147,11 +153,42 @@ export class ConversationStore {
    * of it, the copy is saved as a new conversation instead (see `ConversationStoreOptions.onFork`).
    */
   save(conv: Conversation): Promise<void> {
+    return this.write(conv, () => this.fullText(conv));
+  }
+
+  /** `save`, with the file's text made by `text` (called once, at once). */
+  private write(conv: Conversation, text: () => string): Promise<void> {
     this.scheduled.take(conv.id);
     if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
     const id = conv.id;
     this.lastSaveAt.set(id, performance.now());
-    const text = serializeConversation(conv);
+    return this.writeText(conv, id, text());
+  }
+
+  /** The file text of `conv`, every turn serialised; remembered for `appendedText`. */
+  private fullText(conv: Conversation): string {
+    const joined = turnsJson(conv.turns);
+    this.serialized.set(conv, { turns: [...conv.turns], joined });
+    return conversationFileText(conv, joined);
+  }
+
+  /**
+   * The file text of `conv` made from the JSON its last full serialisation gave its turns, when they are still
+   * the first turns, and the turns added since; else `fullText`. A turn changed in place since that
+   * serialisation keeps its older JSON here: only the leading save uses this, and the save it schedules (a full
+   * one, within the save interval) writes the change.
+   */
+  private appendedText(conv: Conversation): string {
+    const known = this.serialized.get(conv);
+    const turns = conv.turns;
+    if (!known || known.turns.length > turns.length || known.turns.some((turn, i) => turns[i] !== turn))
+      return this.fullText(conv);
+    const added = turnsJson(turns.slice(known.turns.length));
+    const joined = known.joined && added ? `${known.joined},${added}` : known.joined || added;
+    return conversationFileText(conv, joined);
+  }
+
+  private writeText(conv: Conversation, id: string, text: string): Promise<void> {
     const summary = summarize(conv);
     return this.enqueue(id, async () => {
       // Forked by an earlier save in this queue: this one belongs to the new conversation's queue.
@@ -229,8 +266,13 @@ export class ConversationStore {
     // The first request of a burst is the question just sent (or a new chat's first turn): waiting an
     // interval for it meant a crash within it lost the question, and the restarted chat then showed an
     // older conversation as the newest, the lost one gone from history (found by the crash trials).
+    // Nothing is pending, so the changes made since the last save were saved: the earlier turns' JSON is reused
+    // and only the new turns are serialised (a 400-turn conversation took 1.4 ms here, between Enter and the
+    // request). The save scheduled below serialises everything again.
     if (idle && !this.scheduled.peek(conv.id)) {
-      this.save(conv).catch((error: unknown) => this.reportBackground(error, conv.id));
+      this.write(conv, () => this.appendedText(conv)).catch((error: unknown) =>
+        this.reportBackground(error, conv.id),
+      );
     }
     // Still scheduled, so a rename meanwhile changes this live object and later text is saved in time.
     this.scheduled.schedule(conv.id, conv);

@@ -19,9 +19,26 @@ export function isValidConversationId(id: string): boolean {
   return /^[A-Za-z0-9_-]{1,128}$/.test(id);
 }
 
+/** The JSON of each turn, joined by commas: the inside of a conversation file's `turns` list. */
+export function turnsJson(turns: readonly Turn[]): string {
+  return turns.map((turn) => JSON.stringify(turn)).join(',');
+}
+
+/**
+ * The text of a conversation file whose turns' JSON is `joinedTurns` (from `turnsJson`): the same value as
+ * `JSON.stringify({ version, conversation })`, with `turns` written last. Built from parts so a save can reuse
+ * the JSON of turns it wrote before (`ConversationStore.scheduleSave`).
+ */
+export function conversationFileText(conv: Conversation, joinedTurns: string): string {
+  const { turns: _turns, ...rest } = conv;
+  const head = JSON.stringify(rest);
+  const fields = head.length > 2 ? `${head.slice(0, -1)},` : '{';
+  return `{"version":${STORE_FORMAT_VERSION},"conversation":${fields}"turns":[${joinedTurns}]}}`;
+}
+
 /** The text of a conversation file. */
 export function serializeConversation(conv: Conversation): string {
-  return JSON.stringify({ version: STORE_FORMAT_VERSION, conversation: conv });
+  return conversationFileText(conv, turnsJson(conv.turns));
 }
 
 /** Parses and validates a conversation file; `expectedId` is the id its file name claims. */

@@ -1,0 +1,143 @@
+import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import fc from 'fast-check';
+import { addUserTurn, startAssistantTurn } from '../../../src/chat/conversation';
+import { ConversationStore } from '../../../src/chat/store';
+import { conversationFileText, turnsJson } from '../../../src/chat/storeFormat';
+import type { Conversation, Turn } from '../../../src/chat/types';
+import { NodeStoreFs } from './nodeStoreFs';
+import { sample, sleep, useTempStore } from './storeFixtures';
+import { until } from '../../support/poll';
+
+/** A store filesystem that keeps the text of every conversation file it writes, in order. */
+class RecordingFs extends NodeStoreFs {
+  readonly texts: Array<{ path: string; conversation: Conversation }> = [];
+  override async writeFile(path: string, data: Uint8Array): Promise<void> {
+    if (path.includes('/conversations/')) {
+      const { conversation } = JSON.parse(new TextDecoder().decode(data)) as { conversation: Conversation };
+      this.texts.push({ path, conversation });
+    }
+    await super.writeFile(path, data);
+  }
+}
+
+/** Field values JSON escapes: quotes, braces, backslashes, control and non-BMP characters. */
+const text = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('', '"turns":[', '}}', '\\', '\u2028'));
+const turn = fc.record({ id: text, role: fc.constantFrom('user', 'assistant'), content: text, createdAt: fc.nat() });
+const conversation = fc.record(
+  {
+    id: text,
+    title: text,
+    model: text,
+    createdAt: fc.nat(),
+    updatedAt: fc.nat(),
+    turns: fc.array(turn, { maxLength: 5 }),
+    extra: fc.option(fc.dictionary(text, text), { nil: undefined }),
+  },
+  { requiredKeys: ['turns'] },
+) as unknown as fc.Arbitrary<Conversation>;
+
+/** A turn that counts how often JSON.stringify serialises it. */
+function counted(turn: Turn): { turn: Turn; count: () => number } {
+  let calls = 0;
+  const copy = { ...turn };
+  Object.defineProperty(turn, 'toJSON', {
+    enumerable: false,
+    value: () => {
+      calls++;
+      return copy;
+    },
+  });
+  return { turn, count: () => calls };
+}
+
+async function fileOf(path: string): Promise<Conversation> {
+  return (JSON.parse(await fsp.readFile(path, 'utf8')) as { conversation: Conversation }).conversation;
+}
+
+/** A store on a recording filesystem, and the conversations it wrote after `from` writes. */
+function recordingStore(root: string, saveIntervalMs: number): { store: ConversationStore; fs: RecordingFs } {
+  const fs = new RecordingFs();
+  return { store: new ConversationStore(fs, root, { saveIntervalMs }), fs };
+}
+
+describe('chat/store: the leading save reuses the JSON of the turns saved before', () => {
+  it('a file text from joined turn JSON holds the same value as JSON.stringify of the whole', () => {
+    fc.assert(
+      fc.property(conversation, (conv) => {
+        const built = conversationFileText(conv, turnsJson(conv.turns));
+        assert.deepEqual(JSON.parse(built), JSON.parse(JSON.stringify({ version: 1, conversation: conv })));
+      }),
+    );
+  });
+
+  const ctx = useTempStore();
+
+  it('serialises only the turns added since the last save, and the file holds the whole conversation', async () => {
+    const { store, fs } = recordingStore(ctx.root, 20);
+    const conv = sample('lead', 'First question');
+    const earlier = conv.turns.map(counted);
+    await store.save(conv);
+    const before = earlier.map((e) => e.count());
+    await sleep(30); // the store idle for an interval, as before a send
+    const writes = fs.texts.length;
+    const added = [
+      counted(addUserTurn(conv, 'Second "question" }]}', undefined, 2000)),
+      counted(startAssistantTurn(conv, 'model-x', 2000)),
+    ];
+    conv.updatedAt = 2000;
+    store.scheduleSave(conv);
+    assert.deepEqual(
+      added.map((e) => e.count()),
+      [1, 1],
+      'the new turns were serialised as the send scheduled the save (the leading save)',
+    );
+    assert.deepEqual(
+      earlier.map((e) => e.count()),
+      before,
+      'the turns saved before were not serialised again by the leading save',
+    );
+    await until(() => fs.texts.length > writes);
+    // The leading save's own text (the one it schedules comes an interval later).
+    assert.deepEqual(fs.texts[writes].conversation, JSON.parse(JSON.stringify(conv)));
+    await store.flush();
+    assert.deepEqual(await fileOf(ctx.convFile('lead')), JSON.parse(JSON.stringify(conv)));
+    assert.ok(
+      earlier.every((e, i) => e.count() > before[i]),
+      'the save scheduled after it serialised every turn again',
+    );
+  });
+
+  it('an earlier turn replaced (an edit) is serialised again at once', async () => {
+    const { store, fs } = recordingStore(ctx.root, 20);
+    const conv = sample('edit', 'Old text');
+    await store.save(conv);
+    await sleep(30);
+    conv.turns = [{ ...conv.turns[0], content: 'Edited text' } as Turn];
+    startAssistantTurn(conv, 'model-x', 3000);
+    const writes = fs.texts.length;
+    store.scheduleSave(conv);
+    await until(() => fs.texts.length > writes);
+    assert.deepEqual(fs.texts[writes].conversation, JSON.parse(JSON.stringify(conv)));
+    await store.flush();
+  });
+
+  it('a turn changed in place since the last save is written by the save the leading one schedules', async () => {
+    const { store } = recordingStore(ctx.root, 40);
+    const conv = sample('inplace', 'Question');
+    await store.save(conv);
+    await sleep(50);
+    conv.title = 'A new title';
+    (conv.turns[1] as { content: string }).content = 'Changed in place, never saved';
+    addUserTurn(conv, 'Next', undefined, 4000);
+    store.scheduleSave(conv);
+    await until(async () => {
+      const saved = await fileOf(ctx.convFile('inplace')).catch(() => undefined);
+      return saved?.turns[1].content === 'Changed in place, never saved' && saved.turns.length === 3;
+    }, 5000);
+    const saved = await fileOf(ctx.convFile('inplace'));
+    assert.equal(saved.title, 'A new title');
+    assert.deepEqual(saved, JSON.parse(JSON.stringify(conv)));
+    await store.flush();
+  });
+});
