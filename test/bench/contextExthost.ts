@@ -18,7 +18,7 @@ import { readFileAttachment } from '../../src/host/context/readers';
 import { TerminalCapture } from '../../src/host/context/terminalCapture';
 import { SETTINGS } from '../../src/host/settings';
 import { EMULATOR_TEST_KEY } from '../gateway-emulator/keys';
-import { type HostShare, measureHostShare } from './contextHostShare';
+import { type HostShare, type InWindows, measureHostShare } from './contextHostShare';
 import { type ProbeResult, startProbe } from './probes';
 
 /** What the bench asks the extension host to run. */
@@ -74,7 +74,7 @@ export interface ContextResults {
   ours: SendTimed[];
   plain: SendTimed[];
   /** The extension's own share of the send path (contextHostShare.ts). */
-  hostShare?: { long: HostShare[]; empty: HostShare[] };
+  hostShare?: { long: HostShare[]; empty: HostShare[]; inWindows?: InWindows };
   /** Set by the bench: the host share ran under the profiler, on the development build. */
   profiled?: boolean;
   error?: string;

@@ -23,7 +23,12 @@ class RecordingFs extends NodeStoreFs {
 
 /** Field values JSON escapes: quotes, braces, backslashes, control and non-BMP characters. */
 const text = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('', '"turns":[', '}}', '\\', '\u2028'));
-const turn = fc.record({ id: text, role: fc.constantFrom('user', 'assistant'), content: text, createdAt: fc.nat() });
+const turn = fc.record({
+  id: text,
+  role: fc.constantFrom('user', 'assistant'),
+  content: text,
+  createdAt: fc.nat(),
+});
 const conversation = fc.record(
   {
     id: text,
