@@ -36,6 +36,9 @@ import { keepsEverythingOf, sameStamp, type FileStamp } from './writeGuard';
 
 export type { ConversationStoreOptions, ListResult, LoadResult, StoreFs } from './storeFs';
 
+/** Two runs of turn JSON (`turnsJson`), either possibly empty, as one. */
+const joinTurns = (a: string, b: string): string => (a && b ? `${a},${b}` : a || b);
+
 type IndexMap = Map<string, ConversationSummary>;
 
 const decoder = new TextDecoder();
@@ -67,8 +70,9 @@ export class ConversationStore {
    */
   private readonly known = new Map<string, { stamp: FileStamp; copy: WeakRef<Conversation> }>();
   /**
-   * The turns of each conversation object at its last full serialisation (by identity) and their JSON joined
-   * (`turnsJson`): the leading save of `scheduleSave` serialises only the turns added since (see there).
+   * Each conversation object's turns but the last at its last full serialisation (by identity), and their JSON
+   * joined (`turnsJson`): the leading save of `scheduleSave` serialises only the last of those turns (the one a
+   * stream or an agent run changes in place) and the turns added since (see `appendedText`).
    */
   private readonly serialized = new WeakMap<Conversation, { turns: readonly Turn[]; joined: string }>();
 
@@ -165,27 +169,26 @@ export class ConversationStore {
     return this.writeText(conv, id, text());
   }
 
-  /** The file text of `conv`, every turn serialised; remembered for `appendedText`. */
+  /** The file text of `conv`, every turn serialised; all but the last turn's JSON remembered for `appendedText`. */
   private fullText(conv: Conversation): string {
-    const joined = turnsJson(conv.turns);
-    this.serialized.set(conv, { turns: [...conv.turns], joined });
-    return conversationFileText(conv, joined);
+    const settled = conv.turns.slice(0, -1);
+    const joined = turnsJson(settled);
+    this.serialized.set(conv, { turns: settled, joined });
+    return conversationFileText(conv, joinTurns(joined, turnsJson(conv.turns.slice(settled.length))));
   }
 
   /**
-   * The file text of `conv` made from the JSON its last full serialisation gave its turns, when they are still
-   * the first turns, and the turns added since; else `fullText`. A turn changed in place since that
-   * serialisation keeps its older JSON here: only the leading save uses this, and the save it schedules (a full
-   * one, within the save interval) writes the change.
+   * The file text of `conv` from the JSON its last full serialisation gave its turns but the last, when they are
+   * still its first turns, with the others serialised now; else `fullText`. Such a turn changed in place since
+   * keeps its older JSON here (the last one is serialised again: a stream or an agent run changes it): only the
+   * leading save uses this, and the save it schedules (a full one, within the save interval) writes the change.
    */
   private appendedText(conv: Conversation): string {
     const known = this.serialized.get(conv);
     const turns = conv.turns;
     if (!known || known.turns.length > turns.length || known.turns.some((turn, i) => turns[i] !== turn))
       return this.fullText(conv);
-    const added = turnsJson(turns.slice(known.turns.length));
-    const joined = known.joined && added ? `${known.joined},${added}` : known.joined || added;
-    return conversationFileText(conv, joined);
+    return conversationFileText(conv, joinTurns(known.joined, turnsJson(turns.slice(known.turns.length))));
   }
 
   private writeText(conv: Conversation, id: string, text: string): Promise<void> {
@@ -267,8 +270,8 @@ export class ConversationStore {
     // interval for it meant a crash within it lost the question, and the restarted chat then showed an
     // older conversation as the newest, the lost one gone from history (found by the crash trials).
     // Nothing is pending, so the changes made since the last save were saved: the earlier turns' JSON is reused
-    // and only the new turns are serialised (a 400-turn conversation took 1.4 ms here, between Enter and the
-    // request). The save scheduled below serialises everything again.
+    // and only the last saved turn and the new ones are serialised (a 400-turn conversation took 1.4 ms here,
+    // between Enter and the request). The save scheduled below serialises everything again.
     if (idle && !this.scheduled.peek(conv.id)) {
       this.write(conv, () => this.appendedText(conv)).catch((error: unknown) =>
         this.reportBackground(error, conv.id),

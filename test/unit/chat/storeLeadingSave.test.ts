@@ -78,7 +78,7 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
 
   const ctx = useTempStore();
 
-  it('serialises only the turns added since the last save, and the file holds the whole conversation', async () => {
+  it('serialises only the last saved turn and the turns added since, and the file holds the whole conversation', async () => {
     const { store, fs } = recordingStore(ctx.root, 20);
     const conv = sample('lead', 'First question');
     const earlier = conv.turns.map(counted);
@@ -99,8 +99,8 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
     );
     assert.deepEqual(
       earlier.map((e) => e.count()),
-      before,
-      'the turns saved before were not serialised again by the leading save',
+      [before[0], before[1] + 1],
+      'of the turns saved before, only the last (an answer that may still change) was serialised again',
     );
     await until(() => fs.texts.length > writes);
     // The leading save's own text (the one it schedules comes an interval later).
@@ -127,22 +127,36 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
     await store.flush();
   });
 
-  it('a turn changed in place since the last save is written by the save the leading one schedules', async () => {
-    const { store } = recordingStore(ctx.root, 40);
+  it('a turn changed in place: the last one is in the leading save, an earlier one in the save it schedules', async () => {
+    const { store, fs } = recordingStore(ctx.root, 40);
     const conv = sample('inplace', 'Question');
     await store.save(conv);
     await sleep(50);
     conv.title = 'A new title';
-    (conv.turns[1] as { content: string }).content = 'Changed in place, never saved';
+    (conv.turns[0] as { content: string }).content = 'Question, changed in place';
+    (conv.turns[1] as { content: string }).content = 'Answer, changed in place';
     addUserTurn(conv, 'Next', undefined, 4000);
+    const writes = fs.texts.length;
     store.scheduleSave(conv);
+    await until(() => fs.texts.length > writes);
+    const leading = fs.texts[writes].conversation;
+    assert.equal(leading.title, 'A new title');
+    assert.equal(leading.turns.length, 3);
+    assert.equal(
+      leading.turns[1].content,
+      'Answer, changed in place',
+      'the last saved turn is serialised again',
+    );
+    assert.equal(
+      leading.turns[0].content,
+      'Question',
+      'an earlier turn keeps the JSON of the last full save',
+    );
     await until(async () => {
       const saved = await fileOf(ctx.convFile('inplace')).catch(() => undefined);
-      return saved?.turns[1].content === 'Changed in place, never saved' && saved.turns.length === 3;
+      return saved?.turns[0].content === 'Question, changed in place';
     }, 5000);
-    const saved = await fileOf(ctx.convFile('inplace'));
-    assert.equal(saved.title, 'A new title');
-    assert.deepEqual(saved, JSON.parse(JSON.stringify(conv)));
+    assert.deepEqual(await fileOf(ctx.convFile('inplace')), JSON.parse(JSON.stringify(conv)));
     await store.flush();
   });
 });
