@@ -160,15 +160,6 @@ export class ConversationStore {
     return this.write(conv, () => this.fullText(conv));
   }
 
-  /** `save`, with the file's text made by `text` (called once, at once). */
-  private write(conv: Conversation, text: () => string): Promise<void> {
-    this.scheduled.take(conv.id);
-    if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
-    const id = conv.id;
-    this.lastSaveAt.set(id, performance.now());
-    return this.writeText(conv, id, text());
-  }
-
   /** The file text of `conv`, every turn serialised; all but the last turn's JSON remembered for `appendedText`. */
   private fullText(conv: Conversation): string {
     const settled = conv.turns.slice(0, -1);
@@ -191,13 +182,19 @@ export class ConversationStore {
     return conversationFileText(conv, joinTurns(known.joined, turnsJson(turns.slice(known.turns.length))));
   }
 
-  private writeText(conv: Conversation, id: string, text: string): Promise<void> {
+  /** `save`, with the file's text made by `text` once the id is known to be valid. */
+  private write(conv: Conversation, text: () => string): Promise<void> {
+    this.scheduled.take(conv.id);
+    if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
+    const id = conv.id;
+    this.lastSaveAt.set(id, performance.now());
+    const file = text();
     const summary = summarize(conv);
     return this.enqueue(id, async () => {
       // Forked by an earlier save in this queue: this one belongs to the new conversation's queue.
       if (conv.id !== id) return this.save(conv);
       if (await this.changedByAnotherWriter(conv)) return this.fork(conv);
-      await this.writeAtomic(this.fileOf(id), text);
+      await this.writeAtomic(this.fileOf(id), file);
       const stamp = await this.fs.stat(this.fileOf(id));
       if (stamp) this.known.set(id, { stamp, copy: new WeakRef(conv) });
       const key = JSON.stringify(summary);

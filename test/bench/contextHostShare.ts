@@ -21,6 +21,7 @@ import type { ModelGatewayApi } from '../../src/extension';
 import { conversation } from './corpus';
 import { type CpuProfile, type SampledTime, type Window, nowUs, timeInWindows } from './profileWindows';
 import { LEDGER_FILES } from './contextWorkspace';
+import { sleep } from '../support/poll';
 
 /** One send: until the request's first bytes, and until its whole body, arrived at the server (ms). */
 export interface HostShare {
@@ -259,7 +260,7 @@ export async function measureHostShare(
     // A person's pause before Enter: the store saved the last answer and is idle, so this send saves its question
     // at once (the store's leading save), as every send typed by a person does. Back-to-back sends hid that cost:
     // the save was then folded into the store's next interval, after the request.
-    await new Promise((resolve) => setTimeout(resolve, PAUSE_BEFORE_SEND_MS));
+    await sleep(PAUSE_BEFORE_SEND_MS);
     arrived = undefined;
     sentAt = undefined;
     const startedUs = nowUs();

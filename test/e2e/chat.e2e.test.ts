@@ -64,7 +64,7 @@ describe('Chat panel in the real editor', function () {
     const sent = lastChatRequest();
     assert.equal(sent.messages[0].role, 'system');
     assert.equal(sent.messages.at(-1)?.content, 'What is a monad?');
-    await screenshot(page, 'e2e-chat-answer-dark');
+    await screenshot(page, 'e2e-chat-answer');
   });
 
   it('Stop closes the connection and keeps the partial answer, marked stopped', async () => {

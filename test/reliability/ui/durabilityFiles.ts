@@ -118,15 +118,7 @@ function readlinkOrEmpty(path: string): string {
   }
 }
 
-/** True while the process exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { alive } from '../../support/processAlive';
 
 /** The extension's chat storage: `<user-data>/User/globalStorage/modelgateway.model-gateway/chats`. */
 export function chatsDir(userDataDir: string): string {

@@ -6,7 +6,7 @@ import { ConversationStore } from '../../../src/chat/store';
 import { conversationFileText, turnsJson } from '../../../src/chat/storeFormat';
 import type { Conversation, Turn } from '../../../src/chat/types';
 import { NodeStoreFs } from './nodeStoreFs';
-import { sample, sleep, useTempStore } from './storeFixtures';
+import { sample, useTempStore } from './storeFixtures';
 import { until } from '../../support/poll';
 
 /** A store filesystem that keeps the text of every conversation file it writes, in order. */
@@ -79,12 +79,12 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
   const ctx = useTempStore();
 
   it('serialises only the last saved turn and the turns added since, and the file holds the whole conversation', async () => {
-    const { store, fs } = recordingStore(ctx.root, 20);
+    // No save interval: the store is idle again at once, as it is after a person's pause before a send.
+    const { store, fs } = recordingStore(ctx.root, 0);
     const conv = sample('lead', 'First question');
     const earlier = conv.turns.map(counted);
     await store.save(conv);
     const before = earlier.map((e) => e.count());
-    await sleep(30); // the store idle for an interval, as before a send
     const writes = fs.texts.length;
     const added = [
       counted(addUserTurn(conv, 'Second "question" }]}', undefined, 2000)),
@@ -114,10 +114,9 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
   });
 
   it('an earlier turn replaced (an edit) is serialised again at once', async () => {
-    const { store, fs } = recordingStore(ctx.root, 20);
+    const { store, fs } = recordingStore(ctx.root, 0);
     const conv = sample('edit', 'Old text');
     await store.save(conv);
-    await sleep(30);
     conv.turns = [{ ...conv.turns[0], content: 'Edited text' } as Turn];
     startAssistantTurn(conv, 'model-x', 3000);
     const writes = fs.texts.length;
@@ -128,10 +127,9 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
   });
 
   it('a turn changed in place: the last one is in the leading save, an earlier one in the save it schedules', async () => {
-    const { store, fs } = recordingStore(ctx.root, 40);
+    const { store, fs } = recordingStore(ctx.root, 0);
     const conv = sample('inplace', 'Question');
     await store.save(conv);
-    await sleep(50);
     conv.title = 'A new title';
     (conv.turns[0] as { content: string }).content = 'Question, changed in place';
     (conv.turns[1] as { content: string }).content = 'Answer, changed in place';
