@@ -11,7 +11,8 @@ import * as l10n from '@vscode/l10n';
 import { Coalescer } from './coalescer';
 import { newId, summarize } from './conversation';
 import {
-  conversationFileText,
+  CONVERSATION_FILE_END,
+  conversationFileStart,
   isValidConversationId,
   parseConversationFile,
   parseIndex,
@@ -36,8 +37,18 @@ import { keepsEverythingOf, sameStamp, type FileStamp } from './writeGuard';
 
 export type { ConversationStoreOptions, ListResult, LoadResult, StoreFs } from './storeFs';
 
-/** Two runs of turn JSON (`turnsJson`), either possibly empty, as one. */
-const joinTurns = (a: string, b: string): string => (a && b ? `${a},${b}` : a || b);
+const encoder = new TextEncoder();
+
+/**
+ * The bytes of `conv`'s file, in parts: its turns are `joined`, the UTF-8 of a run of turn JSON (`turnsJson`)
+ * that an earlier save encoded, followed by `more`, the JSON of the turns after them (either run possibly
+ * empty). Parts, not one array: the file system writes them in one call, and a 300 KB copy is not made.
+ */
+function fileParts(conv: Conversation, joined: Uint8Array, more: string): Uint8Array[] {
+  const start = encoder.encode(conversationFileStart(conv));
+  const end = encoder.encode(`${joined.length && more ? ',' : ''}${more}${CONVERSATION_FILE_END}`);
+  return [start, joined, end];
+}
 
 type IndexMap = Map<string, ConversationSummary>;
 
@@ -70,11 +81,12 @@ export class ConversationStore {
    */
   private readonly known = new Map<string, { stamp: FileStamp; copy: WeakRef<Conversation> }>();
   /**
-   * Each conversation object's turns but the last at its last full serialisation (by identity), and their JSON
-   * joined (`turnsJson`): the leading save of `scheduleSave` serialises only the last of those turns (the one a
-   * stream or an agent run changes in place) and the turns added since (see `appendedText`).
+   * Each conversation object's turns but the last at its last full serialisation (by identity), and the UTF-8 of
+   * their JSON joined (`turnsJson`): the leading save of `scheduleSave` serialises and encodes only the last of
+   * those turns (the one a stream or an agent run changes in place) and the turns added since (see
+   * `appendedParts`).
    */
-  private readonly serialized = new WeakMap<Conversation, { turns: readonly Turn[]; joined: string }>();
+  private readonly serialized = new WeakMap<Conversation, { turns: readonly Turn[]; joined: Uint8Array }>();
 
   /** A store rooted at `rootPath` (e.g. the extension's global storage folder). */
   constructor(
@@ -157,38 +169,38 @@ export class ConversationStore {
    * of it, the copy is saved as a new conversation instead (see `ConversationStoreOptions.onFork`).
    */
   save(conv: Conversation): Promise<void> {
-    return this.write(conv, () => this.fullText(conv));
+    return this.write(conv, () => this.fullParts(conv));
   }
 
-  /** The file text of `conv`, every turn serialised; all but the last turn's JSON remembered for `appendedText`. */
-  private fullText(conv: Conversation): string {
+  /** The file of `conv`, every turn serialised; all but the last turn's bytes remembered for `appendedParts`. */
+  private fullParts(conv: Conversation): Uint8Array[] {
     const settled = conv.turns.slice(0, -1);
-    const joined = turnsJson(settled);
+    const joined = encoder.encode(turnsJson(settled));
     this.serialized.set(conv, { turns: settled, joined });
-    return conversationFileText(conv, joinTurns(joined, turnsJson(conv.turns.slice(settled.length))));
+    return fileParts(conv, joined, turnsJson(conv.turns.slice(settled.length)));
   }
 
   /**
-   * The file text of `conv` from the JSON its last full serialisation gave its turns but the last, when they are
-   * still its first turns, with the others serialised now; else `fullText`. Such a turn changed in place since
+   * The file of `conv` from the bytes its last full serialisation gave its turns but the last, when they are
+   * still its first turns, with the others serialised now; else `fullParts`. Such a turn changed in place since
    * keeps its older JSON here (the last one is serialised again: a stream or an agent run changes it): only the
    * leading save uses this, and the save it schedules (a full one, within the save interval) writes the change.
    */
-  private appendedText(conv: Conversation): string {
+  private appendedParts(conv: Conversation): Uint8Array[] {
     const known = this.serialized.get(conv);
     const turns = conv.turns;
     if (!known || known.turns.length > turns.length || known.turns.some((turn, i) => turns[i] !== turn))
-      return this.fullText(conv);
-    return conversationFileText(conv, joinTurns(known.joined, turnsJson(turns.slice(known.turns.length))));
+      return this.fullParts(conv);
+    return fileParts(conv, known.joined, turnsJson(turns.slice(known.turns.length)));
   }
 
-  /** `save`, with the file's text made by `text` once the id is known to be valid. */
-  private write(conv: Conversation, text: () => string): Promise<void> {
+  /** `save`, with the file's bytes made by `parts` once the id is known to be valid. */
+  private write(conv: Conversation, parts: () => Uint8Array[]): Promise<void> {
     this.scheduled.take(conv.id);
     if (!isValidConversationId(conv.id)) return Promise.reject(invalidId(conv.id));
     const id = conv.id;
     this.lastSaveAt.set(id, performance.now());
-    const file = text();
+    const file = parts();
     const summary = summarize(conv);
     return this.enqueue(id, async () => {
       // Forked by an earlier save in this queue: this one belongs to the new conversation's queue.
@@ -266,11 +278,11 @@ export class ConversationStore {
     // The first request of a burst is the question just sent (or a new chat's first turn): waiting an
     // interval for it meant a crash within it lost the question, and the restarted chat then showed an
     // older conversation as the newest, the lost one gone from history (found by the crash trials).
-    // Nothing is pending, so the changes made since the last save were saved: the earlier turns' JSON is reused
+    // Nothing is pending, so the changes made since the last save were saved: the earlier turns' bytes are reused
     // and only the last saved turn and the new ones are serialised (a 400-turn conversation took 1.4 ms here,
     // between Enter and the request). The save scheduled below serialises everything again.
     if (idle && !this.scheduled.peek(conv.id)) {
-      this.write(conv, () => this.appendedText(conv)).catch((error: unknown) =>
+      this.write(conv, () => this.appendedParts(conv)).catch((error: unknown) =>
         this.reportBackground(error, conv.id),
       );
     }
@@ -365,12 +377,12 @@ export class ConversationStore {
     return { conversation: undefined, corrupt: true };
   }
 
-  private async writeAtomic(path: string, text: string): Promise<void> {
+  private async writeAtomic(path: string, data: string | readonly Uint8Array[]): Promise<void> {
     this.dirsReady ??= this.fs.createDirectory(this.dir).catch((error: unknown) => {
       this.dirsReady = undefined; // let the next write try again
       throw error;
     });
     await this.dirsReady;
-    await writeFileAtomic(this.fs, path, text);
+    await writeFileAtomic(this.fs, path, data);
   }
 }

@@ -24,21 +24,25 @@ export function turnsJson(turns: readonly Turn[]): string {
   return turns.map((turn) => JSON.stringify(turn)).join(',');
 }
 
+/** Closes a conversation file's text after its turns' JSON (see `conversationFileStart`). */
+export const CONVERSATION_FILE_END = ']}}';
+
 /**
- * The text of a conversation file whose turns' JSON is `joinedTurns` (from `turnsJson`): the same value as
- * `JSON.stringify({ version, conversation })`, with `turns` written last. Built from parts so a save can reuse
- * the JSON of turns it wrote before (`ConversationStore.scheduleSave`).
+ * The start of a conversation file's text, up to the inside of its `turns` list: the file is this, the turns'
+ * JSON (`turnsJson`) and `CONVERSATION_FILE_END`, the same value as `JSON.stringify({ version, conversation })`
+ * with `turns` written last. Built from parts so a save can reuse the bytes of turns it wrote before
+ * (`ConversationStore.scheduleSave`).
  */
-export function conversationFileText(conv: Conversation, joinedTurns: string): string {
+export function conversationFileStart(conv: Conversation): string {
   const { turns: _turns, ...rest } = conv;
   const head = JSON.stringify(rest);
   const fields = head.length > 2 ? `${head.slice(0, -1)},` : '{';
-  return `{"version":${STORE_FORMAT_VERSION},"conversation":${fields}"turns":[${joinedTurns}]}}`;
+  return `{"version":${STORE_FORMAT_VERSION},"conversation":${fields}"turns":[`;
 }
 
 /** The text of a conversation file. */
 export function serializeConversation(conv: Conversation): string {
-  return conversationFileText(conv, turnsJson(conv.turns));
+  return `${conversationFileStart(conv)}${turnsJson(conv.turns)}${CONVERSATION_FILE_END}`;
 }
 
 /** Parses and validates a conversation file; `expectedId` is the id its file name claims. */

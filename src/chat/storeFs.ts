@@ -9,6 +9,8 @@ import type { FileStamp } from './writeGuard';
 export interface StoreFs {
   readFile(path: string): Promise<Uint8Array>;
   writeFile(path: string, data: Uint8Array): Promise<void>;
+  /** Writes the parts one after another as the file, in one call where it can (`writeFile` of them joined else). */
+  writeFileParts?(path: string, parts: readonly Uint8Array[]): Promise<void>;
   rename(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
   delete(path: string): Promise<void>;
   /** Names (not paths) of the entries of a folder. */
@@ -56,15 +58,32 @@ const decoder = new TextDecoder();
  * never a torn one. The temporary file is removed when the rename fails. (There is no fsync through
  * `vscode.workspace.fs`; a file emptied by a power cut is caught by validation and backed up.)
  */
-export async function writeFileAtomic(fs: StoreFs, path: string, text: string): Promise<void> {
+export async function writeFileAtomic(
+  fs: StoreFs,
+  path: string,
+  data: string | readonly Uint8Array[],
+): Promise<void> {
   const temp = `${path}.tmp-${newId().slice(0, 8)}`;
-  await fs.writeFile(temp, encoder.encode(text));
+  if (typeof data === 'string') await fs.writeFile(temp, encoder.encode(data));
+  else if (fs.writeFileParts) await fs.writeFileParts(temp, data);
+  else await fs.writeFile(temp, joinBytes(data));
   try {
     await fs.rename(temp, path, { overwrite: true });
   } catch (error) {
     await fs.delete(temp).catch(noop);
     throw error;
   }
+}
+
+/** The parts as one array. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
 }
 
 const TEMP_PATTERN = /^([A-Za-z0-9_-]{1,128})\.json\.tmp-[A-Za-z0-9-]+$/;

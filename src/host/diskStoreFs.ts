@@ -39,11 +39,41 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** `parts` without their first `count` bytes (what a short write left to write). */
+export function bytesAfter(parts: readonly Uint8Array[], count: number): Uint8Array[] {
+  const rest: Uint8Array[] = [];
+  let skip = count;
+  for (const part of parts) {
+    if (skip >= part.length) skip -= part.length;
+    else {
+      rest.push(skip ? part.subarray(skip) : part);
+      skip = 0;
+    }
+  }
+  return rest;
+}
+
+/** Writes `parts` as the file at `path` (created or emptied) with `writev`, again for what a short write left. */
+async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
+  const handle = await fsp.open(path, 'w');
+  try {
+    let rest = bytesAfter(parts, 0);
+    while (rest.length) {
+      const { bytesWritten } = await handle.writev(rest);
+      if (bytesWritten === 0) throw new Error(`Nothing more could be written to ${path}.`);
+      rest = bytesAfter(rest, bytesWritten);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /** A `StoreFs` over Node's fs: paths are local, a rename with overwrite is atomic. */
 export function diskStoreFs(): StoreFs {
   return {
     readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
     writeFile: (path, data) => fsp.writeFile(path, data),
+    writeFileParts: writeParts,
     rename: (from, to, { overwrite }) => (overwrite ? fsp.rename(from, to) : renameNoReplace(from, to)),
     delete: (path) => fsp.rm(path),
     readDirectory: (path) => fsp.readdir(path),

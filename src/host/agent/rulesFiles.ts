@@ -63,20 +63,37 @@ async function readRulesFolder(root: vscode.Uri): Promise<Array<{ name: string; 
 }
 
 /**
+ * The names at the root of the local folder `root`, lowercased (a case-insensitive disk opens `agents.md` as
+ * `AGENTS.md`); undefined when it is not on the local disk or cannot be listed (then every rules path is tried).
+ */
+async function rootNames(root: vscode.Uri): Promise<Set<string> | undefined> {
+  if (root.scheme !== 'file') return undefined;
+  try {
+    return new Set((await readdir(root.fsPath)).map((name) => name.toLowerCase()));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads the rules of the first workspace folder (none without a folder), every file side by side: a chat send
- * waits for them before its request leaves, and read one after another they were most of its time.
+ * waits for them before its request leaves, and read one after another they were most of its time. A path whose
+ * first part is not at the root is not opened: one listing of the root costs less than opens that fail (each
+ * builds an error with its stack), and a send in a workspace without rules opened four (issue 25).
  */
 export async function readRules(): Promise<Rules> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) return { text: '', names: [] };
+  const names = await rootNames(folder.uri);
+  const mayExist = (path: string): boolean => !names || names.has(path.split('/')[0].toLowerCase());
   const [files, inFolder] = await Promise.all([
     Promise.all(
-      RULES_FILES.map(async (name) => ({
+      RULES_FILES.filter(mayExist).map(async (name) => ({
         name,
         text: await readText(vscode.Uri.joinPath(folder.uri, name)),
       })),
     ),
-    readRulesFolder(folder.uri),
+    mayExist(RULES_FOLDER) ? readRulesFolder(folder.uri) : [],
   ]);
   const found = [...files, ...inFolder].filter((f): f is { name: string; text: string } => !!f.text?.trim());
   return {

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import fc from 'fast-check';
 import { addUserTurn, startAssistantTurn } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/store';
-import { conversationFileText, turnsJson } from '../../../src/chat/storeFormat';
+import { serializeConversation } from '../../../src/chat/storeFormat';
 import type { Conversation, Turn } from '../../../src/chat/types';
 import { NodeStoreFs } from './nodeStoreFs';
 import { sample, useTempStore } from './storeFixtures';
@@ -67,10 +67,10 @@ function recordingStore(root: string, saveIntervalMs: number): { store: Conversa
 }
 
 describe('chat/store: the leading save reuses the JSON of the turns saved before', () => {
-  it('a file text from joined turn JSON holds the same value as JSON.stringify of the whole', () => {
+  it('a file built from its start, the joined turn JSON and its end holds the same value as JSON.stringify of the whole', () => {
     fc.assert(
       fc.property(conversation, (conv) => {
-        const built = conversationFileText(conv, turnsJson(conv.turns));
+        const built = serializeConversation(conv);
         assert.deepEqual(JSON.parse(built), JSON.parse(JSON.stringify({ version: 1, conversation: conv })));
       }),
     );
@@ -110,6 +110,27 @@ describe('chat/store: the leading save reuses the JSON of the turns saved before
     assert.ok(
       earlier.every((e, i) => e.count() > before[i]),
       'the save scheduled after it serialised every turn again',
+    );
+  });
+
+  it('the leading save writes the bytes of the whole conversation when its turns hold any characters', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 6 }), text, async (contents, title) => {
+        const { store, fs } = recordingStore(ctx.root, 0);
+        const conv = sample(`bytes-${run++}`, contents[0]);
+        conv.title = title;
+        await store.save(conv);
+        for (const [i, content] of contents.slice(1).entries())
+          if (i % 2) startAssistantTurn(conv, content, 5000);
+          else addUserTurn(conv, content, undefined, 5000);
+        const writes = fs.texts.length;
+        store.scheduleSave(conv);
+        await until(() => fs.texts.length > writes);
+        assert.deepEqual(fs.texts[writes].conversation, JSON.parse(JSON.stringify(conv)));
+        await store.flush();
+      }),
+      { numRuns: 40 },
     );
   });
 

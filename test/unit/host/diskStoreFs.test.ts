@@ -3,8 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversationStore, type StoreFs } from '../../../src/chat/store';
-import { appendToTurn } from '../../../src/chat/conversation';
-import { diskStoreFs } from '../../../src/host/diskStoreFs';
+import fc from 'fast-check';
+import { bytesAfter, diskStoreFs } from '../../../src/host/diskStoreFs';
+import { joinBytes } from '../../../src/chat/storeFs';
+import { addUserTurn, appendToTurn } from '../../../src/chat/conversation';
 import { sample } from '../chat/storeFixtures';
 
 /**
@@ -81,5 +83,35 @@ describe('diskStoreFs (the chat store on the extension host disk)', () => {
     const first = await fs.stat(file);
     writeFileSync(file, 'three');
     assert.notDeepEqual(await fs.stat(file), first);
+  });
+
+  it('writes parts as one file, emptying what was there; bytesAfter leaves what a short write did not write', async () => {
+    const fs = diskStoreFs();
+    const file = join(dir, 'parts.json');
+    writeFileSync(file, 'an older and much longer file');
+    const enc = new TextEncoder();
+    await fs.writeFileParts!(file, [enc.encode('{"a":'), new Uint8Array(0), enc.encode('"ü"}')]);
+    assert.equal(readFileSync(file, 'utf8'), '{"a":"ü"}');
+    const part = fc.uint8Array({ maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), fc.nat(40), (parts, count) => {
+        const whole = joinBytes(parts);
+        assert.deepEqual(joinBytes(bytesAfter(parts, count)), whole.subarray(Math.min(count, whole.length)));
+        assert.ok(bytesAfter(parts, count).every((p) => p.length > 0));
+      }),
+    );
+  });
+
+  it('the store saves through it a file that reads back whole, the leading save too', async () => {
+    const store = new ConversationStore(diskStoreFs(), dir, { saveIntervalMs: 0 });
+    const conv = sample('parts', 'Grüße 👋');
+    await store.save(conv);
+    addUserTurn(conv, 'Next — “quoted”', undefined, 9000);
+    store.scheduleSave(conv);
+    await store.flush();
+    const saved = JSON.parse(readFileSync(join(dir, 'conversations', 'parts.json'), 'utf8')) as {
+      conversation: unknown;
+    };
+    assert.deepEqual(saved.conversation, JSON.parse(JSON.stringify(conv)));
   });
 });
