@@ -67,7 +67,13 @@ export class MessageMemo {
     if (known && madeFromSame(turn, known)) return known;
     const [first, second, third] = sourcesOf(turn);
     const message = turnToMessage(turn);
-    const remembered = { first, second, third, message, tokens: message ? estimateTokens(message.content) : 0 };
+    const remembered = {
+      first,
+      second,
+      third,
+      message,
+      tokens: message ? estimateTokens(message.content) : 0,
+    };
     this.turns.set(turn, remembered);
     return remembered;
   }

@@ -141,10 +141,15 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     to: NormalisedBaseUrl,
     path: string,
     key: string,
-    body: string | Uint8Array,
+    body: string | Uint8Array | readonly Uint8Array[],
     model: string,
     signal?: AbortSignal,
   ): ExchangeRequest {
+    // A body in parts is sent with its length, not chunked: some servers refuse a chunked request.
+    const length: Record<string, string> =
+      typeof body === 'string' || !Array.isArray(body)
+        ? {}
+        : { 'Content-Length': String(body.reduce((sum, part) => sum + part.byteLength, 0)) };
     return {
       method: 'POST',
       url: endpoint(to, path),
@@ -155,6 +160,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         'Content-Type': 'application/json',
         Accept: 'application/json',
         'User-Agent': userAgent,
+        ...length,
       },
       body,
       model,

@@ -17,7 +17,8 @@ export interface ExchangeRequest {
   /** What the log shows: the path only, never a query string (signed image links carry tokens). */
   logPath: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  /** Parts are written one after another; their request carries a `Content-Length` (see `bodyHeaders`). */
+  body?: string | Uint8Array | readonly Uint8Array[];
   model?: string;
   firstByteMs: number;
   idleMs: number;
@@ -85,7 +86,8 @@ export class Exchange {
         path: `${url.pathname}${url.search}`,
         method: this.req.method,
         headers: this.req.headers,
-        body: this.req.body,
+        // Parts are an Iterable, which undici documents as a body (Dispatcher.md) but its types leave out.
+        body: this.req.body as string | Uint8Array | undefined,
         signal: this.aborter,
         headersTimeout: 0,
         bodyTimeout: 0,
