@@ -18,6 +18,10 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('other' as const), messages: fc.array(message, { maxLength: 4 }) }),
 );
 
+/** The body's bytes, whether in parts or joined. */
+const joined = (body: Uint8Array | Uint8Array[]): Buffer =>
+  Array.isArray(body) ? Buffer.concat(body) : Buffer.from(body);
+
 describe('chatBodyBytes (the messages part of the last body reused)', () => {
   it('gives the UTF-8 bytes of chatBody for every request of a session, whatever came before', () => {
     fc.assert(
@@ -28,10 +32,7 @@ describe('chatBodyBytes (the messages part of the last body reused)', () => {
         (start, steps, stream) => {
           let messages = start;
           const check = (request: ChatCompletionRequest): void => {
-            assert.deepEqual(
-              Buffer.concat(chatBodyBytes(request, stream)),
-              Buffer.from(chatBody(request, stream)),
-            );
+            assert.deepEqual(joined(chatBodyBytes(request, stream)), Buffer.from(chatBody(request, stream)));
           };
           check({ model: 'm', messages });
           for (const s of steps) {
@@ -60,8 +61,8 @@ describe('chatBodyBytes (the messages part of the last body reused)', () => {
     const request = { model: ' m ', messages };
     const plain = (r: ChatCompletionRequest): string =>
       JSON.stringify({ model: r.model.trim(), messages: r.messages, stream: true });
-    assert.equal(Buffer.concat(chatBodyBytes(request, true)).toString(), plain(request));
-    assert.equal(Buffer.concat(chatBodyBytes(request, true)).toString(), plain(request));
+    assert.equal(joined(chatBodyBytes(request, true)).toString(), plain(request));
+    assert.equal(joined(chatBodyBytes(request, true)).toString(), plain(request));
     const grown = {
       model: 'm',
       messages: [
@@ -70,6 +71,29 @@ describe('chatBodyBytes (the messages part of the last body reused)', () => {
         { role: 'user' as const, content: 'é' },
       ],
     };
-    assert.equal(Buffer.concat(chatBodyBytes(grown, true)).toString(), plain(grown));
+    assert.equal(joined(chatBodyBytes(grown, true)).toString(), plain(grown));
+  });
+
+  it('a large body comes in parts that share the kept bytes, joined again past eight runs, and match chatBody', () => {
+    let messages: ChatMessage[] = [{ role: 'system', content: 'Be brief. ü' }];
+    let earlier: Uint8Array[] | undefined;
+    for (let i = 0; i < 12; i++) {
+      messages = [
+        ...messages,
+        { role: 'user', content: `question ${i} «${'x'.repeat(4000)}»` },
+        { role: 'assistant', content: `answer ${i} ${'y'.repeat(4000)} 🎉` },
+      ];
+      const request = { model: 'm', messages };
+      const body = chatBodyBytes(request, true);
+      const large = Buffer.byteLength(chatBody(request, true)) >= 64 * 1024;
+      assert.equal(Array.isArray(body), large, `request ${i}: in parts exactly when 64 KB or more`);
+      assert.deepEqual(joined(body), Buffer.from(chatBody(request, true)));
+      if (Array.isArray(body) && earlier) {
+        // The run of bytes that began the last body's messages is the same object, unless the runs were joined.
+        assert.ok(body.length <= 8 + 2, 'at most eight runs between the head and the tail');
+        if (body.length > 3) assert.equal(body[1], earlier[1]);
+      }
+      earlier = Array.isArray(body) ? body : undefined;
+    }
   });
 });
