@@ -30,6 +30,13 @@ export interface ReviewMeasurement {
   maxLoopDelayMs: number;
   firstTenthMs: number;
   lastTenthMs: number;
+  /**
+   * Under review, from the start until `files.autoSave` changed (the review's settings write that turns auto-save
+   * off for the file's language took effect); null when it did not change (auto-save already off) or for `plain`.
+   */
+  autoSaveOffMs: number | null;
+  /** From the start until the document's first change (the first streamed write); null when none came. */
+  firstWriteMs: number | null;
 }
 
 /** Result file. */
@@ -116,6 +123,11 @@ async function measure(job: ReviewJob, kind: 'review' | 'plain', round: number):
   const file = benchFile(job.lines);
   const editor = await openBenchFile(`bench-${kind}-${round}.ts`, file);
   const track = trackLength(editor.document);
+  let autoSaveOffAt: number | undefined;
+  const settings = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (autoSaveOffAt === undefined && e.affectsConfiguration('files.autoSave', editor.document))
+      autoSaveOffAt = performance.now();
+  });
   const probe = await startProbe();
   const started = performance.now();
   try {
@@ -131,12 +143,16 @@ async function measure(job: ReviewJob, kind: 'review' | 'plain', round: number):
     }
   } finally {
     track.stop();
+    settings.dispose();
   }
   const totalMs = performance.now() - started;
+  const since = (at: number | undefined): number | null => (at === undefined ? null : at - started);
+  const firstWriteMs = since(track.samples[0]?.[0]);
+  const autoSaveOffMs = kind === 'review' ? since(autoSaveOffAt) : null;
   const probed = await probe.stop();
   if (kind === 'review') await vscode.commands.executeCommand('modelGateway.acceptEdit');
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  return { kind, totalMs, ...probed, ...tenths(track.samples) };
+  return { kind, totalMs, ...probed, ...tenths(track.samples), autoSaveOffMs, firstWriteMs };
 }
 
 /** The test entry VS Code calls. */
