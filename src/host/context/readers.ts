@@ -65,47 +65,74 @@ export async function readFileAttachment(
       ),
     };
   }
-  let text: string;
-  let language = document?.languageId ?? '';
-  if (document) {
-    text = document.getText();
-  } else {
-    let bytes: Uint8Array;
-    try {
-      const read: FileRead = unchanged
-        ? { kind: 'bytes', bytes: unchanged }
-        : await readWorkspaceFile(uri, options.kept);
-      if (read.kind === 'folder')
-        return { ok: false, message: vscode.l10n.t('{0} is a folder, not a file.', path) };
-      if (read.kind === 'tooLarge') {
-        return {
-          ok: false,
-          message: vscode.l10n.t(
-            '{0} is {1} MB; files over 16 MB are not attached.',
-            path,
-            (read.size / 1048576).toFixed(0),
-          ),
-        };
-      }
-      bytes = read.bytes;
-    } catch {
+  const language = document?.languageId || languageFromPath(path);
+  if (document) return attachmentOf(document.getText(), { path, language, env, options });
+  let bytes: Uint8Array;
+  try {
+    const read: FileRead = unchanged
+      ? { kind: 'bytes', bytes: unchanged }
+      : await readWorkspaceFile(uri, options.kept);
+    if (read.kind === 'folder')
+      return { ok: false, message: vscode.l10n.t('{0} is a folder, not a file.', path) };
+    if (read.kind === 'tooLarge') {
       return {
         ok: false,
         message: vscode.l10n.t(
-          '{0} no longer exists (deleted or renamed); attach it again or remove it.',
+          '{0} is {1} MB; files over 16 MB are not attached.',
           path,
+          (read.size / 1048576).toFixed(0),
         ),
       };
     }
+    bytes = read.bytes;
+  } catch {
+    return {
+      ok: false,
+      message: vscode.l10n.t(
+        '{0} no longer exists (deleted or renamed); attach it again or remove it.',
+        path,
+      ),
+    };
+  }
+  const fromBytes = (): Resolved => {
     const decoded = decodeText(bytes);
     if (!decoded.ok)
       return {
         ok: false,
         message: vscode.l10n.t('{0} is a binary file; only text files can be attached.', path),
       };
-    text = decoded.text;
-  }
-  if (!language) language = languageFromPath(path);
+    return attachmentOf(decoded.text, { path, language, env, options });
+  };
+  if (!options.kept) return fromBytes();
+  // Bytes of the chip's own read (made now, or unchanged since): what was made from them once is sent again at
+  // Enter, under a new id.
+  const { range, kind, name } = options;
+  const inputs = [
+    path,
+    language,
+    env.settings.maxFileTokens,
+    env.apiKey,
+    kind,
+    name,
+    range?.startLine,
+    range?.endLine,
+  ];
+  const made = options.kept.derive(bytes, inputs, fromBytes);
+  return made.ok ? { ok: true, attachment: { ...made.attachment, id: randomUUID() } } : made;
+}
+
+/** The attachment of `text` (the file's, or its editor's), or why it is refused. */
+function attachmentOf(
+  whole: string,
+  where: {
+    path: string;
+    language: string;
+    env: ReadEnv;
+    options: { kind?: 'file' | 'selection' | 'symbol'; range?: LineRange; name?: string };
+  },
+): Resolved {
+  const { path, language, env, options } = where;
+  let text = whole;
   const { startLine } = options.range ?? { startLine: 1 };
   let endLine = options.range?.endLine ?? 0;
   if (options.range) {

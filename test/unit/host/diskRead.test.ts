@@ -73,6 +73,27 @@ describe('KeptDiskRead (the chip read answers the read at Enter while the file i
     assert.equal(text(await kept.unchanged(file)), 'export const a = 1;\n');
   });
 
+  it('derive makes a value once for the same bytes and inputs, and again for new bytes or any changed input', async () => {
+    const file = join(dir, 'a.ts');
+    writeFileSync(file, 'export const a = 1;\n');
+    const kept = new KeptDiskRead(aMinuteLater);
+    const read = await kept.read(file, 1000);
+    assert.ok(read.kind === 'bytes');
+    let makes = 0;
+    const make = (): number => ++makes;
+    assert.equal(kept.derive(read.bytes, ['a.ts', 8000, 'key'], make), 1);
+    const unchanged = await kept.unchanged(file);
+    assert.equal(unchanged, read.bytes, 'the unchanged read is the same bytes object');
+    assert.equal(kept.derive(unchanged!, ['a.ts', 8000, 'key'], make), 1, 'made once');
+    assert.equal(kept.derive(unchanged!, ['a.ts', 4000, 'key'], make), 2, 'a setting changed');
+    assert.equal(kept.derive(unchanged!, ['a.ts', 4000, 'other key'], make), 3, 'the key changed');
+    assert.equal(kept.derive(unchanged!, ['a.ts', 4000, 'other key', undefined], make), 4, 'another input');
+    writeFileSync(file, 'export const a = 22;\n');
+    const again = await kept.read(file, 1000);
+    assert.ok(again.kind === 'bytes');
+    assert.equal(kept.derive(again.bytes, ['a.ts', 4000, 'other key', undefined], make), 5, 'new bytes');
+  });
+
   it('reads again a file edited to another size, replaced by a rename, or deleted', async () => {
     const file = join(dir, 'a.ts');
     writeFileSync(file, 'export const a = 1;\n');
