@@ -2,10 +2,11 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDIT_TWO_ANSWER } from '../gateway-emulator/agentRuns';
-import { runCommand, screenshot } from '../harness/browser';
+import { screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { articles, chooseMode, emulator, modeSelect, openNewChat, send, until } from './chatHelpers';
+import { isDarkTheme, toggleTheme } from './editorHelpers';
 
 type Body = { tools?: unknown[]; messages: Array<{ role: string; content: string | null }> };
 
@@ -66,12 +67,10 @@ describe('Agent mode in the real editor', function () {
     const jump = frame.getByRole('button', { name: /Jump to latest/ });
     if (await jump.isVisible()) await jump.click();
     for (let shot = 0; shot < 2; shot++) {
-      if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-      await page.waitForTimeout(500);
-      const dark = await page.locator('.monaco-workbench.vs-dark').count();
+      const dark = shot > 0 ? await toggleTheme(page, frame) : await isDarkTheme(page);
       await screenshot(page, dark ? 'e2e-agent-run-dark' : 'e2e-agent-run-light');
     }
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await toggleTheme(page, frame);
 
     const keptText = readFileSync(sample, 'utf8');
     await frame.getByRole('button', { name: 'Keep src/sample.ts', exact: true }).click();

@@ -6,10 +6,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { readableModelName } from '../../src/gateway/modelNames';
 import { CARRY_OUT_ANSWER, PLAN_ANSWER } from '../gateway-emulator/agentRuns';
-import { runCommand, screenshot } from '../harness/browser';
+import { screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { articles, emulator, modeSelect, openNewChat, send, until } from './chatHelpers';
+import { isDarkTheme, toggleTheme } from './editorHelpers';
 
 type Message = { role: string; content: string | null };
 type Body = { model: string; tools?: Array<{ function: { name: string } }>; messages: Message[] };
@@ -91,12 +92,10 @@ describe('Plan mode in the real editor', function () {
     const jump = frame.getByRole('button', { name: /Jump to latest/ });
     if (await jump.isVisible()) await jump.click();
     for (let shot = 0; shot < 2; shot++) {
-      if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-      await page.waitForTimeout(500);
-      const dark = await page.locator('.monaco-workbench.vs-dark').count();
+      const dark = shot > 0 ? await toggleTheme(page, frame) : await isDarkTheme(page);
       await screenshot(page, dark ? 'e2e-agent-plan-dark' : 'e2e-agent-plan-light');
     }
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await toggleTheme(page, frame);
 
     const carrySince = emulator().requests.length;
     await start.click();

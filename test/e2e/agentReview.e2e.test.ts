@@ -7,7 +7,7 @@ import { EDIT_HUNKS_ANSWER } from '../gateway-emulator/agentRuns';
 import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { articles, chooseMode, openAgentChat, send, until } from './chatHelpers';
-import { codeLens } from './editorHelpers';
+import { codeLens, isDarkTheme, toggleTheme } from './editorHelpers';
 
 const FILE = 'src/hunks-crlf.txt';
 /** Two lines the run edits, far enough apart to be two hunks, with CRLF line endings. */
@@ -41,18 +41,12 @@ describe('Agent: a changed file in the per-hunk review', function () {
       'two hunks, a lens each',
     );
     // The pictures: the agent's file under review, light then dark.
-    const isDark = async (): Promise<boolean> =>
-      (await page.locator('.monaco-workbench.vs-dark').count()) > 0;
     for (let shot = 0; shot < 2; shot++) {
-      const wasDark = await isDark();
-      if (shot > 0) {
-        await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-        await until(async () => (await isDark()) !== wasDark, 10_000, 'the other theme');
-      }
+      const dark = shot > 0 ? await toggleTheme(page, frame) : await isDarkTheme(page);
       await codeLens(page, 'Accept All').waitFor();
-      await screenshot(page, (await isDark()) ? 'e2e-agent-review-dark' : 'e2e-agent-review-light');
+      await screenshot(page, dark ? 'e2e-agent-review-dark' : 'e2e-agent-review-light');
     }
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await toggleTheme(page, frame);
 
     // The first hunk's Reject: its original line is back on disk at once, the other edit still there.
     await codeLens(page, 'Reject$').first().click();

@@ -3,10 +3,11 @@
 // window reload.
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
-import { runCommand, screenshot } from '../harness/browser';
+import { screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
 import { articles, chooseMode, emulator, openChat, openNewChat, send, until } from './chatHelpers';
+import { isDarkTheme, toggleTheme } from './editorHelpers';
 
 type Body = { tools?: Array<{ function: { name: string } }> };
 
@@ -40,12 +41,10 @@ describe('Agent tools picker in the real editor', function () {
     await until(async () => !(await listDir.isChecked()), 5_000, 'the box unchecked');
 
     for (let shot = 0; shot < 2; shot++) {
-      if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-      await page.waitForTimeout(300);
-      const dark = await page.locator('.monaco-workbench.vs-dark').count();
+      const dark = shot > 0 ? await toggleTheme(page, frame) : await isDarkTheme(page);
       await screenshot(page, dark ? 'e2e-agent-tools-dark' : 'e2e-agent-tools-light');
     }
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await toggleTheme(page, frame);
     // The theme command took the focus to the workbench: the button closes the panel.
     await frame.getByRole('button', { name: 'Tools', exact: true }).click();
     await until(async () => panel.isHidden(), 5_000, 'the panel closed');

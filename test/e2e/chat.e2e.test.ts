@@ -5,7 +5,6 @@ import {
   clearNotifications,
   hideNotifications,
   quickInput,
-  runCommand,
   screenshot,
   waitForNotification,
 } from '../harness/browser';
@@ -23,6 +22,7 @@ import {
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chatRequestsOf, untilChatRequestSince, untilClosedSince } from '../support/emulatorRequests';
+import { toggleTheme } from './editorHelpers';
 
 describe('Chat panel in the real editor', function () {
   this.timeout(120_000);
@@ -295,15 +295,14 @@ describe('Chat panel in the real editor', function () {
     assert.ok(markdown.includes(expectedChatAnswer('Hello export')), 'the answer, as Markdown');
   });
 
-  it('screenshot step: the chat in the light theme (a picture for review; it asserts nothing)', async () => {
+  it('screenshot step: the chat in the other theme (a picture for review; it asserts nothing)', async () => {
     const { page } = e2e();
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    const frame = await openChat(page);
+    const dark = await toggleTheme(page, frame);
     try {
-      await openChat(page);
-      await page.waitForTimeout(500);
-      await screenshot(page, 'e2e-chat-light');
+      await screenshot(page, dark ? 'e2e-chat-dark' : 'e2e-chat-light');
     } finally {
-      await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+      await toggleTheme(page, frame);
     }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { acceptInputBox, runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { demoProject } from '../harness/start';
-import { codeLens, editorText, openFile } from './editorHelpers';
+import { codeLens, editorText, isDarkTheme, openFile, toggleTheme } from './editorHelpers';
 
 describe('Edit review in the real editor', function () {
   this.timeout(120_000);
@@ -39,12 +39,10 @@ describe('Edit review in the real editor', function () {
     await page.locator('.statusbar-item').filter({ hasText: 'hunk left' }).waitFor();
     // One picture in each theme, named after the theme the workbench really shows.
     for (let shot = 0; shot < 2; shot++) {
-      if (shot > 0) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-      await page.waitForTimeout(500);
-      const dark = await page.locator('.monaco-workbench.vs-dark').count();
+      const dark = shot > 0 ? await toggleTheme(page) : await isDarkTheme(page);
       await screenshot(page, dark ? 'e2e-review-dark' : 'e2e-review-light');
     }
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await toggleTheme(page);
     await codeLens(page, 'Reject All').click();
     await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     assert.ok((await editorText(page)).includes('export function add(a: number, b: number): number {'));

@@ -1,6 +1,26 @@
-import type { Locator, Page } from 'playwright-core';
-import { quickInput } from '../harness/browser';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { quickInput, runCommand } from '../harness/browser';
+import { until } from '../support/poll';
 import { retrying } from '../support/retry';
+
+/** Whether the workbench shows a dark theme. */
+export async function isDarkTheme(page: Page): Promise<boolean> {
+  return (await page.locator('.monaco-workbench.vs-dark').count()) > 0;
+}
+
+/**
+ * Toggles between the light and the dark theme, as a user would, and waits until the workbench shows the other
+ * one, and `frame` (a webview), when given, has been told: a screenshot then shows one theme, not half of each.
+ * Resolves true when the theme is now dark.
+ */
+export async function toggleTheme(page: Page, frame?: FrameLocator): Promise<boolean> {
+  const wasDark = await isDarkTheme(page);
+  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  await until(async () => (await isDarkTheme(page)) !== wasDark, 10_000, 'the other theme');
+  const webviewClass = wasDark ? 'vscode-light' : 'vscode-dark';
+  await frame?.locator(`body.${webviewClass}`).waitFor({ state: 'attached', timeout: 10_000 });
+  return !wasDark;
+}
 
 /**
  * Opens a workspace file through Quick Open, as a user would, and puts the caret in it. Focus may be in the chat
