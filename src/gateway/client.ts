@@ -146,10 +146,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     signal?: AbortSignal,
   ): ExchangeRequest {
     // A body in parts is sent with its length, not chunked: some servers refuse a chunked request.
-    const length: Record<string, string> =
-      typeof body === 'string' || !Array.isArray(body)
-        ? {}
-        : { 'Content-Length': String(body.reduce((sum, part) => sum + part.byteLength, 0)) };
+    const length: Record<string, string> = Array.isArray(body)
+      ? { 'Content-Length': String(body.reduce((sum, part) => sum + part.byteLength, 0)) }
+      : {};
     return {
       method: 'POST',
       url: endpoint(to, path),

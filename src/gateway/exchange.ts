@@ -17,7 +17,7 @@ export interface ExchangeRequest {
   /** What the log shows: the path only, never a query string (signed image links carry tokens). */
   logPath: string;
   headers: Record<string, string>;
-  /** Parts are written one after another; their request carries a `Content-Length` (see `bodyHeaders`). */
+  /** Parts are written one after another; their request carries a `Content-Length` (see `post` in client.ts). */
   body?: string | Uint8Array | readonly Uint8Array[];
   model?: string;
   firstByteMs: number;
