@@ -277,6 +277,22 @@ describe('Chat context in the real editor', function () {
     assert.doesNotMatch(sent, /alpha/, 'the dismissed suggestion was not sent');
   });
 
+  it('the current file, once sent, is suggested again for the next question', async () => {
+    const { page } = e2e();
+    await runCommand(page, 'View: Close All Editors');
+    const frame = await openNewChat(page);
+    await openFile(page, 'ctx/beta.ts');
+    const suggested = frame.getByRole('button', { name: 'Add beta.ts (suggested)' });
+    await suggested.click();
+    await frame.getByRole('button', { name: 'Remove beta.ts' }).waitFor();
+    const before = chatRequestCount();
+    await messageBox(frame).fill('What does beta do?');
+    await messageBox(frame).press('Enter');
+    assert.match(await nextUserMessage(before), /path="ctx\/beta\.ts"/);
+    await suggested.waitFor();
+    assert.equal(await frame.getByRole('button', { name: 'Remove beta.ts' }).count(), 0, 'the chip went');
+  });
+
   it('problems of a file with an error travel with file, line and message', async () => {
     const { page } = e2e();
     writeFileSync(join(dir(), 'broken.ts'), 'export const count: number = "not a number";\n');

@@ -193,8 +193,9 @@ export class ChatContext implements vscode.Disposable {
   clear(): void {
     this.items = [];
     this.postChips();
-    // The file that was attached may be the active one: it is offered again for the next question.
-    void this.suggest(lastActiveTextEditor());
+    // The file that was attached may be the active one: it is offered again for the next question, once the
+    // send that cleared the chips has had its turn (reading the file meanwhile delayed the request).
+    setImmediate(() => void this.suggest(lastActiveTextEditor()));
   }
 
   /** The estimated tokens of the waiting chips. */
