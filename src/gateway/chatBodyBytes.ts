@@ -1,10 +1,10 @@
 /**
- * The chat body as the UTF-8 bytes that go on the wire, in parts, the messages' bytes reused from the last body.
+ * The chat body as the UTF-8 bytes that go on the wire, in parts, the messages' bytes reused from an earlier body.
  * A chat sends its whole conversation with every question: joining 400 messages' JSON into one string and
  * encoding it again (undici encodes a string body) was a measurable part of the extension's time between Enter
  * and the request (issue 25), and so was then copying the kept bytes into a fresh 300 KB buffer (its allocation
  * was a quarter of the sampled time of a send in the extension host). The next body of a conversation starts with
- * the last one's messages, so only the new messages are encoded, and the kept bytes go on the wire as they are.
+ * its last one's messages, so only the new messages are encoded, and the kept bytes go on the wire as they are.
  * The parts joined are always the bytes of `chatBody`'s text.
  */
 import { chatBodyParts } from './config';
@@ -24,10 +24,17 @@ const MAX_KEPT_RUNS = 8;
 const JOIN_BELOW = 64 * 1024;
 
 /**
- * The last body's messages' JSON strings, and their bytes joined by commas, in runs (one per body that added
+ * Large bodies kept at once, the latest first. More than one: a chat's next body must still find its own after
+ * other requests were made in between (another chat, an agent run, a title), and small requests (inline
+ * completions, a keystroke apart) are never kept, so they cannot push a chat's body out.
+ */
+const KEPT_BODIES = 4;
+
+/**
+ * Each kept body's messages' JSON strings, and their bytes joined by commas, in runs (one per body that added
  * messages). Never written to after they are made, so a request still on its way can share them.
  */
-let last: { messages: string[]; runs: Uint8Array[] } | undefined;
+let kept: { messages: string[]; runs: Uint8Array[] }[] = [];
 
 /** True when `earlier` is the start of `messages` (the same strings, compared as strings). */
 function startsWith(messages: readonly string[], earlier: readonly string[]): boolean {
@@ -38,19 +45,22 @@ function startsWith(messages: readonly string[], earlier: readonly string[]): bo
 
 /**
  * `Buffer.from(chatBody(request, stream))`, in parts when it is large (joined, they are those bytes), reusing the
- * bytes of the messages the last body began with: only the messages added since are encoded, and a large body's
+ * bytes of the messages a kept large body began with: only the messages added since are encoded, and a large body's
  * kept bytes are not copied.
  */
 export function chatBodyBytes(request: ChatCompletionRequest, stream: boolean): Uint8Array | Uint8Array[] {
   const { head, messages, tail } = chatBodyParts(request, stream);
-  const earlier = last && startsWith(messages, last.messages) ? last : undefined;
+  const index = kept.findIndex((body) => startsWith(messages, body.messages));
+  const earlier = index < 0 ? undefined : kept[index];
   let runs = earlier?.runs ?? [];
   const added = messages.slice(earlier?.messages.length ?? 0);
   if (added.length) runs = [...runs, Buffer.from(`${runs.length ? ',' : ''}${added.join(',')}`)];
   if (runs.length > MAX_KEPT_RUNS) runs = [Buffer.concat(runs)];
-  // One body kept (the last): another conversation's request builds its own, as every body did before.
-  last = { messages, runs };
   const parts = [Buffer.from(head), ...runs, Buffer.from(tail)];
   const length = parts.reduce((sum, part) => sum + part.length, 0);
-  return length < JOIN_BELOW ? Buffer.concat(parts, length) : parts;
+  if (length < JOIN_BELOW) return Buffer.concat(parts, length);
+  // The body it grew is replaced by it; the others stay, the oldest dropped past the limit.
+  const others = index < 0 ? kept : kept.filter((_, i) => i !== index);
+  kept = [{ messages, runs }, ...others].slice(0, KEPT_BODIES);
+  return parts;
 }
