@@ -1,5 +1,5 @@
-// The context settings as a send reads them: the extension keeps them once read (issue 25), so a change made
-// after a chip was attached must still govern the send that follows it.
+// What a send carries when something changed after its chip was attached: the context settings (kept once read,
+// issue 25) and an open editor's text (what the chip made is kept for its version) must be those at Enter.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Conversation } from '../../src/chat/types';
@@ -22,7 +22,7 @@ interface SessionApi {
 const PROBE = 'notes/settings-probe.txt';
 const LINES = Array.from({ length: 600 }, (_, i) => `probe line ${i + 1} of the settings file`).join('\n');
 
-describe('Context settings changed between attaching and sending (real extension host)', function () {
+describe('Context changed between attaching and sending (real extension host)', function () {
   this.timeout(60_000);
   useSettingsRestored(['baseUrl', 'context.exclude', 'context.maxFileTokens']);
   let emulator: Emulator;
@@ -73,6 +73,24 @@ describe('Context settings changed between attaching and sending (real extension
     const cut = await sendAndRead('cut file');
     assert.match(cut, /probe line 1 of/);
     assert.doesNotMatch(cut, /probe line 600 of/, 'the lowered limit applied to this send');
+  });
+
+  it('a file open in an editor is sent with the unsaved edit made after its chip was attached', async () => {
+    await opened.session.receive({ type: 'newChat' });
+    const editor = await vscode.window.showTextDocument(probe(), { preview: false });
+    try {
+      await attach();
+      // The chip was made from the editor's text; this edit is a new version of it, never saved.
+      await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'unsaved line one\n'));
+      assert.match(await sendAndRead('with the edit'), /```plaintext\nunsaved line one\nprobe line 1 of/);
+      await attach();
+      assert.match(await sendAndRead('unchanged since attached'), /unsaved line one/);
+      await attach();
+      await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'unsaved line two\n'));
+      assert.match(await sendAndRead('edited again'), /```plaintext\nunsaved line two\nunsaved line one\n/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
   });
 
   it('a secrets pattern added after the chip was attached refuses the send', async () => {

@@ -71,7 +71,7 @@ async function readToEnd(handle: Handle, size: number): Promise<Uint8Array> {
  */
 export class KeptDiskRead {
   private earlier: EarlierRead<Uint8Array> | undefined;
-  private made: { bytes: Uint8Array; inputs: readonly unknown[]; value: unknown } | undefined;
+  private made: { source: object; inputs: readonly unknown[]; value: unknown } | undefined;
 
   /** `now`: the wall clock (tests move it on to stand for a read made seconds after the file was written). */
   constructor(private readonly now: () => number = Date.now) {}
@@ -88,20 +88,21 @@ export class KeptDiskRead {
   }
 
   /**
-   * `make()`'s value for `bytes` (ones this kept read returned) and `inputs`, made once while the bytes are the
-   * same object and each input the same value: an unchanged chip at Enter is not decoded, cut, searched for the
-   * key and counted again (a tenth of a millisecond a chip in the extension host, issue 25).
+   * `make()`'s value for `source` (bytes this kept read returned, or an open document with its version among the
+   * inputs) and `inputs`, made once while the source is the same object and each input the same value: an
+   * unchanged chip at Enter is not decoded, cut, searched for the key and counted again (a tenth of a millisecond
+   * a chip in the extension host, issue 25).
    */
-  derive<T>(bytes: Uint8Array, inputs: readonly unknown[], make: () => T): T {
+  derive<T>(source: object, inputs: readonly unknown[], make: () => T): T {
     const made = this.made;
     if (
-      made?.bytes === bytes &&
+      made?.source === source &&
       made.inputs.length === inputs.length &&
       made.inputs.every((v, i) => v === inputs[i])
     )
       return made.value as T;
     const value = make();
-    this.made = { bytes, inputs, value };
+    this.made = { source, inputs, value };
     return value;
   }
 

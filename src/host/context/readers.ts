@@ -31,6 +31,13 @@ export interface LineRange {
   endLine: number;
 }
 
+/** How a file is attached: its kind, the lines sent, and the name its chip shows. */
+interface AttachOptions {
+  kind?: 'file' | 'selection' | 'symbol';
+  range?: LineRange;
+  name?: string;
+}
+
 /**
  * Reads a workspace file (or some of its lines) as an attachment, refusing what must not be sent: files outside
  * the workspace or linked out of it, secrets (by `modelGateway.context.exclude`), binary files, and text that
@@ -39,10 +46,7 @@ export interface LineRange {
 export async function readFileAttachment(
   uri: vscode.Uri,
   env: ReadEnv,
-  options: {
-    kind?: 'file' | 'selection' | 'symbol';
-    range?: LineRange;
-    name?: string;
+  options: AttachOptions & {
     /** The file's last read, reused when the file has not changed since (and kept for the next read). */
     kept?: KeptDiskRead;
   } = {},
@@ -66,7 +70,14 @@ export async function readFileAttachment(
     };
   }
   const language = document?.languageId || languageFromPath(path);
-  if (document) return attachmentOf(document.getText(), { path, language, env, options });
+  const where = { path, language, env, options };
+  if (document) {
+    const fromText = (): Resolved => attachmentOf(document.getText(), where);
+    // The editor's text at this version: an unsaved edit since the chip was added is a new version.
+    return options.kept
+      ? keptOrMade(options.kept, document, [document.version], where, fromText)
+      : fromText();
+  }
   let bytes: Uint8Array;
   try {
     const read: FileRead = unchanged
@@ -101,13 +112,27 @@ export async function readFileAttachment(
         ok: false,
         message: vscode.l10n.t('{0} is a binary file; only text files can be attached.', path),
       };
-    return attachmentOf(decoded.text, { path, language, env, options });
+    return attachmentOf(decoded.text, where);
   };
-  if (!options.kept) return fromBytes();
-  // Bytes of the chip's own read (made now, or unchanged since): what was made from them once is sent again at
-  // Enter, under a new id.
+  // Bytes of the chip's own read (made now, or unchanged since).
+  return options.kept ? keptOrMade(options.kept, bytes, [], where, fromBytes) : fromBytes();
+}
+
+/**
+ * What `make` gives for `source` (the chip's bytes, or its open document), made once for the same source and
+ * inputs and sent again at Enter under a new id: `more` and everything the attachment is made from count.
+ */
+function keptOrMade(
+  kept: KeptDiskRead,
+  source: object,
+  more: readonly unknown[],
+  where: { path: string; language: string; env: ReadEnv; options: AttachOptions },
+  make: () => Resolved,
+): Resolved {
+  const { path, language, env, options } = where;
   const { range, kind, name } = options;
   const inputs = [
+    ...more,
     path,
     language,
     env.settings.maxFileTokens,
@@ -117,19 +142,14 @@ export async function readFileAttachment(
     range?.startLine,
     range?.endLine,
   ];
-  const made = options.kept.derive(bytes, inputs, fromBytes);
+  const made = kept.derive(source, inputs, make);
   return made.ok ? { ok: true, attachment: { ...made.attachment, id: randomUUID() } } : made;
 }
 
 /** The attachment of `text` (the file's, or its editor's), or why it is refused. */
 function attachmentOf(
   whole: string,
-  where: {
-    path: string;
-    language: string;
-    env: ReadEnv;
-    options: { kind?: 'file' | 'selection' | 'symbol'; range?: LineRange; name?: string };
-  },
+  where: { path: string; language: string; env: ReadEnv; options: AttachOptions },
 ): Resolved {
   const { path, language, env, options } = where;
   let text = whole;
