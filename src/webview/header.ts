@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { ChatMode } from '../chat/agentTurn';
 import type { AgentAvailability, ModelOption } from '../protocol';
 import { ModeSelect } from './agent/modeSelect';
+import { formatTokens } from './contextChips';
 import { h, iconButton } from './dom';
 
 /** The mark of a model that the server's list did not name (the words of issue 18). */
@@ -21,6 +22,7 @@ export class Header {
   readonly element: HTMLElement;
   private readonly select: HTMLSelectElement;
   private readonly total: HTMLElement;
+  private totalTokens = 0;
   private readonly historyButton: HTMLButtonElement;
   private readonly mode: ModeSelect;
 
@@ -47,6 +49,8 @@ export class Header {
       iconButton('add', l10n.t('New chat'), () => handlers.newChat()),
       this.historyButton,
     );
+    // A narrow view (the side bar's default width, a long model name) leaves the total too little room.
+    new ResizeObserver(() => this.fitTotal()).observe(this.element);
   }
 
   /** Fills the picker; built-in and extra models are grouped when both exist. */
@@ -96,8 +100,23 @@ export class Header {
 
   /** Shows the conversation's running token total (hidden while zero). */
   setTotal(tokens: number): void {
-    this.total.textContent = tokens > 0 ? l10n.t('{0} tokens', tokens) : '';
+    this.totalTokens = tokens;
     this.total.hidden = tokens === 0;
+    this.fitTotal();
+  }
+
+  /**
+   * "12345 tokens" where it fits; where it would be cut ("12345 tok…"), the number alone as the chips show it
+   * ("12K"), whole (the model's name gives way), with the tooltip saying what it counts.
+   */
+  private fitTotal(): void {
+    const tokens = this.totalTokens;
+    this.total.classList.remove('short');
+    this.total.textContent = tokens > 0 ? l10n.t('{0} tokens', tokens) : '';
+    if (tokens > 0 && this.total.scrollWidth > this.total.clientWidth) {
+      this.total.textContent = formatTokens(tokens);
+      this.total.classList.add('short');
+    }
   }
 
   /** Marks the History button as pressed while the list shows. */

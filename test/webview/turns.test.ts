@@ -176,6 +176,29 @@ describe('chat webview turns and panels (Chromium, real bundle)', function () {
     assert.equal(await page.locator('.token-total').textContent(), '42 tokens');
   });
 
+  it('the running total is never cut: the number alone where "N tokens" has no room', async () => {
+    const { page } = hp;
+    const used = assistant('y', {
+      usage: { prompt_tokens: 120_000, completion_tokens: 3456, total_tokens: 123_456 },
+    });
+    const total = page.locator('.token-total');
+    const shown = () =>
+      total.evaluate((el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth }));
+    await page.setViewportSize({ width: 900, height: 800 });
+    const state = viewState([user('a'), used]);
+    state.conversation.mode = 'agent';
+    await hp.send({ type: 'state', state });
+    await frames(page);
+    assert.deepEqual(await shown(), { text: '123456 tokens', cut: false });
+    // The side bar's default width, Agent chosen: "123456 tok…" before.
+    await page.setViewportSize({ width: 300, height: 800 });
+    await frames(page);
+    assert.deepEqual(await shown(), { text: '123K', cut: false });
+    await page.setViewportSize({ width: 900, height: 800 });
+    await frames(page);
+    assert.deepEqual(await shown(), { text: '123456 tokens', cut: false }, 'back in full once there is room');
+  });
+
   it('onboarding panel with its buttons, composer still visible', async () => {
     const { page } = hp;
     await hp.send({
