@@ -31,6 +31,15 @@ export function formatTokens(tokens: number): string {
   return tokens < 10_000 ? `${(tokens / 1000).toFixed(1)}K` : `${Math.round(tokens / 1000)}K`;
 }
 
+/**
+ * What a chip's tooltip says: where it comes from and its tokens, after its whole name when the place does not
+ * already hold it (a long name is cut on the chip: "Terminal: bash (output not cap…").
+ */
+function chipTooltip(chip: ContextChip): string {
+  const about = l10n.t('{0} · about {1} tokens', chip.detail, chip.tokens);
+  return chip.detail.includes(chip.name) ? about : `${chip.name} · ${about}`;
+}
+
 /** The row of chips above the message box. */
 export class ChipTray {
   readonly element: HTMLElement;
@@ -65,7 +74,7 @@ export class ChipTray {
       {
         type: 'button',
         class: 'chip-main',
-        title: l10n.t('{0} · about {1} tokens', chip.detail, chip.tokens),
+        title: chipTooltip(chip),
       },
       icon(kindIcon(chip.kind)),
       h('span', { class: 'chip-name' }, chip.name),

@@ -195,6 +195,35 @@ describe('chat webview context (Chromium, real bundle)', function () {
     assert.equal(await page.locator('.composer-meter').innerText(), '≈ 2.2K / 200K tokens');
   });
 
+  it("a chip's tooltip holds its whole name where the chip cuts it, and the place it comes from", async () => {
+    const { page } = hp;
+    await page.setViewportSize({ width: 300, height: 800 });
+    const terminal = 'Terminal: bash (output not captured)';
+    await hp.send({
+      type: 'contextChips',
+      chips: [
+        { id: 't1', kind: 'terminal', name: terminal, detail: 'echo ctx-term-$((6*7))-m4rk', tokens: 72 },
+        { id: 'f1', kind: 'file', name: 'alpha.ts', detail: 'ctx/alpha.ts', tokens: 49 },
+      ],
+      contextTokens: 200_000,
+    });
+    const main = (name: string) => page.locator('.chip-tray .chip-main').filter({ hasText: name });
+    const name = main('Terminal: bash').locator('.chip-name');
+    assert.ok(
+      await name.evaluate((el) => el.scrollWidth > el.clientWidth),
+      'the name is cut at this width (the case the tooltip is for)',
+    );
+    assert.equal(
+      await main('Terminal: bash').getAttribute('title'),
+      `${terminal} · echo ctx-term-$((6*7))-m4rk · about 72 tokens`,
+    );
+    assert.equal(
+      await main('alpha.ts').getAttribute('title'),
+      'ctx/alpha.ts · about 49 tokens',
+      'no name twice',
+    );
+  });
+
   it('a refused send shows the notice and puts the text back', async () => {
     const { page } = hp;
     const box = page.getByRole('textbox', { name: 'Message', exact: true });
