@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { registerCommand } from './host/ourCommands';
 import { ConversationStore } from './chat/store';
 import { ApiKeyStore } from './host/apiKey';
-import { watchContextSettings } from './host/context/contextSettings';
 import { ChatHub } from './host/chat/chatHub';
 import type { ChatSession, SessionOptions } from './host/chat/chatSession';
 import { registerChat } from './host/chat/chatViews';
@@ -73,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
   );
   const files = new LazyFileIndex(log);
   const terminals = new TerminalCapture();
-  context.subscriptions.push(files, terminals, watchContextSettings());
+  context.subscriptions.push(files, terminals);
   const models = new ModelDirectory(context.globalState, gateway, config, keys, log);
   const checkpoints = new CheckpointStore(
     vscode.Uri.joinPath(context.globalStorageUri, 'agent-checkpoints'),
@@ -108,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): ModelGatewayApi {
     keys,
     log,
     models,
-    { files, terminals, apiKey: () => keys.get() },
+    { files, terminals, apiKey: () => keys.get(), settings: () => config.current.context },
     {
       toolEnv: { apiKey: () => keys.get(), log },
       checkpoints,

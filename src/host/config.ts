@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ImageQuality, ImageResponseFormat, ImageSize } from '../gateway/types';
 import { validateCustomHeaders } from '../gateway/customHeaders';
+import { type ContextSettings, readContextSettings } from './context/contextSettings';
 import {
   SETTINGS,
   type AGENT_TOOL_PROTOCOLS,
@@ -58,6 +59,8 @@ export interface ExtensionConfig {
   };
   /** `modelGateway.chat.prices`: per model, input and output price per million tokens. */
   prices: Record<string, { input: number; output: number }>;
+  /** The chat attachments' settings (secrets patterns, token limit, the suggested file). */
+  context: ContextSettings;
   images: {
     model: string;
     size: ImageSize;
@@ -139,6 +142,7 @@ export function readConfig(): { config: ExtensionConfig; problems: string[] } {
         timeoutMs: reader.number('images.timeoutSeconds') * 1000,
         writeMetadata: reader.boolean('images.writeMetadata', SETTINGS['images.writeMetadata'].default),
       },
+      context: readContextSettings(),
     },
   };
 }

@@ -14,6 +14,7 @@ import { createGatewayClient } from '../../src/gateway/client';
 import { DEFAULT_CHAT_MODEL } from '../../src/gateway/models';
 import { ChatContext } from '../../src/host/context/chatContext';
 import { FileIndex } from '../../src/host/context/fileIndex';
+import { readContextSettings } from '../../src/host/context/contextSettings';
 import { readFileAttachment } from '../../src/host/context/readers';
 import { TerminalCapture } from '../../src/host/context/terminalCapture';
 import { SETTINGS } from '../../src/host/settings';
@@ -85,7 +86,7 @@ function picker(files: FileIndex): { context: ChatContext; posted: ContextHostMe
   const posted: ContextHostMessage[] = [];
   const terminals = new TerminalCapture();
   const context = new ChatContext(
-    { files, terminals, apiKey: () => Promise.resolve(undefined) },
+    { files, terminals, apiKey: () => Promise.resolve(undefined), settings: readContextSettings },
     (m) => posted.push(m),
     () => 200_000,
   );

@@ -12,7 +12,7 @@ import {
   type Made,
   type PendingItem,
 } from './contextItems';
-import { readContextSettings } from './contextSettings';
+import type { ContextSettings } from './contextSettings';
 import type { ReadEnv } from './readers';
 import type { TerminalCapture } from './terminalCapture';
 import type { WorkspaceFiles } from './lazyFileIndex';
@@ -22,6 +22,8 @@ export interface ContextServices {
   files: WorkspaceFiles;
   terminals: TerminalCapture;
   apiKey(): Promise<string | undefined>;
+  /** The context settings as last read (read again when a setting changes). */
+  settings(): ContextSettings;
 }
 
 /** The picker's fixed rows: kinds first, as the `#` picker shows them before any search (in the display language). */
@@ -208,7 +210,7 @@ export class ChatContext implements vscode.Disposable {
   }
 
   private async env(): Promise<ReadEnv> {
-    return { settings: readContextSettings(), apiKey: await this.services.apiKey() };
+    return { settings: this.services.settings(), apiKey: await this.services.apiKey() };
   }
 
   private async add(results: readonly Made[]): Promise<void> {
@@ -228,7 +230,7 @@ export class ChatContext implements vscode.Disposable {
   }
 
   private async suggest(editor: vscode.TextEditor | undefined): Promise<void> {
-    const settings = readContextSettings();
+    const settings = this.services.settings();
     const uri = editor?.document.uri;
     const key = uri && `file:${uri.toString()}`;
     if (

@@ -13,36 +13,12 @@ export interface ContextSettings {
 
 const MAX_FILE_TOKENS = SETTINGS['context.maxFileTokens'];
 
-/** The settings as last read, while `watchContextSettings` keeps them current. */
-let kept: ContextSettings | undefined;
-let watching = false;
-
 /**
- * Keeps the context settings once read, until a `modelGateway` setting changes: each read was a
- * `getConfiguration`, and a send made two of them before its request went out (a fifth of a millisecond of the
- * extension's share, issue 25). Without it every read reads the settings again.
+ * Reads the context settings; a wrong type falls back to the default rather than failing a send. The chat reads
+ * them from `ConfigState` (read again only when a setting changes): a send made two `getConfiguration` calls
+ * before its request went out (a fifth of a millisecond of the extension's share, issue 25).
  */
-export function watchContextSettings(): vscode.Disposable {
-  watching = true;
-  const changes = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('modelGateway')) kept = undefined;
-  });
-  return new vscode.Disposable(() => {
-    changes.dispose();
-    watching = false;
-    kept = undefined;
-  });
-}
-
-/** Reads the context settings; a wrong type falls back to the default rather than failing a send. */
 export function readContextSettings(): ContextSettings {
-  if (kept) return kept;
-  const settings = readSettingsNow();
-  if (watching) kept = settings;
-  return settings;
-}
-
-function readSettingsNow(): ContextSettings {
   const config = vscode.workspace.getConfiguration('modelGateway');
   const exclude = config.get<unknown>('context.exclude');
   const maxFileTokens = config.get<unknown>('context.maxFileTokens');
