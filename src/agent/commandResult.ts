@@ -8,7 +8,9 @@ import { OUTPUT_NOT_CAPTURED } from '../chat/context/terminalOutput';
 export type CommandEnd =
   | { kind: 'exited'; exitCode: number | undefined }
   | { kind: 'timedOut'; seconds: number; killed: boolean }
-  | { kind: 'stopped'; killed: boolean };
+  | { kind: 'stopped'; killed: boolean }
+  /** The shell never reported the command starting: shell integration lost track of it, so nothing can be read. */
+  | { kind: 'unreported'; seconds: number };
 
 /** One run of a command, as the tool saw it. */
 export interface CommandOutcome {
@@ -36,11 +38,15 @@ function endLine(end: CommandEnd): string {
       return `[timed out after ${end.seconds} s: ${how(end.killed)} The output so far is above.]`;
     case 'stopped':
       return `[stopped by the user: ${how(end.killed)}]`;
+    case 'unreported':
+      return `[the shell did not report the command starting within ${end.seconds} s: the terminal's shell integration lost track of it, so its output and exit code cannot be read. It may have run, or may still be running, in the terminal left open for the user: check its effects before running it again.]`;
   }
 }
 
 /** The result text: the output (or why there is none), then the end. */
 export function commandResultText(outcome: CommandOutcome): string {
+  // Nothing of an unreported command was seen, not even that it ran: the end line says it all.
+  if (outcome.end.kind === 'unreported') return endLine(outcome.end);
   const body =
     outcome.output === undefined
       ? OUTPUT_NOT_CAPTURED

@@ -150,6 +150,32 @@ describe('Agent commands (issue 27) in the real editor', function () {
       .waitFor({ timeout: 15_000 });
   });
 
+  it('a command the shell never reports (shell integration lost track) ends with a clear result, not a hang', async () => {
+    const { answer, since } = await startRun('command-untracked');
+    await (await asked(answer, 0)).getByRole('button', { name: 'Run', exact: true }).click();
+    await (await asked(answer, 1)).getByRole('button', { name: 'Run', exact: true }).click();
+    const clicked = Date.now();
+    // Well before the 120 s command timeout: the shell's silence is noticed after 15 s.
+    await answerWith(answer, 'Both: ', 45_000);
+    assert.ok(Date.now() - clicked >= 14_000, 'not before the 15 s wait for the start');
+    const [untrack, print] = toolResultsOnWire(since);
+    assert.match(untrack, /\n\[exit code 0\]$/);
+    assert.match(
+      print,
+      /^Error: \[the shell did not report the command starting within 15 s: .* It may have run, or may still be running, in the terminal left open for the user: check its effects before running it again\.\]$/,
+    );
+    await answer
+      .getByRole('button', {
+        name: /^Sent node -e "console\.log\(6\*7\)": the shell did not report it, failed$/,
+      })
+      .waitFor();
+    // The untracked terminal is not used again: the next command gets a terminal that reports it.
+    const next = await startRun('command-print');
+    await (await asked(next.answer)).getByRole('button', { name: 'Run', exact: true }).click();
+    await answerWith(next.answer, `${COMMAND_ANSWER_PREFIX}42`);
+    assert.deepEqual(toolResultsOnWire(next.since), ['42\n[exit code 0]']);
+  });
+
   it('a timeout interrupts the command and the model gets what happened', async () => {
     mkdirSync(dirname(settingsFile()), { recursive: true });
     writeFileSync(settingsFile(), JSON.stringify({ 'modelGateway.agent.commandTimeoutSeconds': 3 }, null, 2));

@@ -120,6 +120,12 @@ export const COMMANDS = {
   fail: 'node -e "console.error(\'boom: no such test\'); process.exit(3)"',
   long: 'node -e "setTimeout(()=>{},600000)"',
   chained: 'node -e "console.log(1)" && node -e "console.log(2)"',
+  /**
+   * Makes VS Code's bash shell integration stop reporting commands after this one (whose end it still reports
+   * once), as when the integration breaks mid-session: later commands run with no start or end reported.
+   */
+  untrack:
+    "__vsc_command_output_start() { :; }; __vsc_command_complete() { builtin printf '\\e]633;D;0\\a'; __vsc_command_complete() { :; }; }",
 } as const;
 
 /** How the `command-*` scripts start their answer, before the result they received. */
@@ -303,6 +309,12 @@ const SCRIPTS: Record<string, (seen: Observation[], prompt: string, previous: st
   'command-chain': (seen) => {
     if (seen.length === 0) return call('First a plain one.', 'run_command', { command: COMMANDS.print });
     if (seen.length === 1) return call('Now two at once.', 'run_command', { command: COMMANDS.chained });
+    return { kind: 'answer', text: `Both: ${seen.map((o) => o.content).join(' | ')}` };
+  },
+  // A command that makes shell integration lose track of the terminal, then the print command, then both results.
+  'command-untracked': (seen) => {
+    if (seen.length === 0) return call('Untracking.', 'run_command', { command: COMMANDS.untrack });
+    if (seen.length === 1) return call('Now the print.', 'run_command', { command: COMMANDS.print });
     return { kind: 'answer', text: `Both: ${seen.map((o) => o.content).join(' | ')}` };
   },
   // A command in a folder outside the workspace: refused before anyone is asked.

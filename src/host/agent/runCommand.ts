@@ -13,17 +13,14 @@ import {
 } from '../../agent/commandResult';
 import type { ToolResult } from '../../agent/types';
 import type { ApprovalChoice, ApprovalChoiceId } from '../../chat/agentTurn';
-import type { TerminalRun } from '../../chat/context/terminalOutput';
-import { readExecution } from '../context/terminalCapture';
 import type { AgentTerminals } from './agentTerminal';
+import { START_REPORT_SECONDS, follow } from './followCommand';
 import { refused } from './refusals';
 import type { HostTool } from './types';
 import { resolveWorkspacePath } from './workspaceFiles';
 
 /** How long Ctrl-C has to end a command before its terminal is killed. */
 const INTERRUPT_GRACE_MS = 3000;
-/** Raw output kept while a command runs (the loop cuts the result to the token budget, keeping the end). */
-const MAX_OUTPUT_CHARS = 400_000;
 
 /** What run_command needs from the run. */
 export interface CommandEnv {
@@ -118,7 +115,7 @@ function askToRun(
   return env.ask(vscode.l10n.t('Run `{0}` in {1}?', command, folder), choices, signal);
 }
 
-/** Runs the command and reads it to its end, its timeout, or Stop. */
+/** Runs the command and reads it to its end, its timeout, Stop, or the shell never reporting it. */
 async function run(
   env: CommandEnv,
   command: string,
@@ -139,20 +136,7 @@ async function run(
   terminal.show(true);
   const cutOff = new AbortController();
   env.log?.info(`run_command in ${cwd.fsPath} (timeout ${timeoutSeconds} s): ${command}`);
-  const execution = shellIntegration.executeCommand(command);
-  // Read now, before any await: VS Code forwards data only to a stream that exists when it arrives, and the
-  // execution object exists from executeCommand on, so the reader listens before the shell can answer.
-  const own = readExecution(execution, MAX_OUTPUT_CHARS, cutOff.signal);
-  // VS Code pairs the shell's report with our execution by its command line; when the shell reports another
-  // line, VS Code starts a new execution instead and ours never starts: read that one, rather than waiting forever.
-  let other: vscode.Disposable | undefined;
-  const reported = new Promise<TerminalRun>((resolve) => {
-    other = vscode.window.onDidStartTerminalShellExecution((e) => {
-      if (e.terminal === terminal && e.execution !== execution)
-        resolve(readExecution(e.execution, MAX_OUTPUT_CHARS, cutOff.signal));
-    });
-  });
-  const reading = Promise.race([own, reported]);
+  const followed = follow(terminal, shellIntegration, command, cutOff.signal, env.log);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = (): void => undefined;
   const interrupted = new Promise<'timedOut' | 'stopped'>((resolve) => {
@@ -161,17 +145,29 @@ async function run(
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
   });
-  let killed = false;
+  let reusable = true;
   try {
-    const first = await Promise.race([reading, interrupted]);
+    const first = await Promise.race([followed.reading, interrupted, followed.unreported]);
     let end: CommandEnd;
     let output: string | undefined;
     if (typeof first === 'object') {
       end = { kind: 'exited', exitCode: first.exitCode };
       output = first.output;
+      env.log?.info(
+        `run_command ${followed.timing()}, exit code ${first.exitCode ?? 'not reported'}: ${command}`,
+      );
+    } else if (first === 'unreported') {
+      // Nothing can be read from a command the shell never reported; the terminal is left to the user, not reused.
+      cutOff.abort();
+      reusable = false;
+      end = { kind: 'unreported', seconds: START_REPORT_SECONDS };
+      env.log?.warn(
+        `run_command: the shell did not report the command starting within ${START_REPORT_SECONDS} s (shell integration lost track of it); terminal "${terminal.name}" is left open and not reused: ${command}`,
+      );
     } else {
-      killed = await interrupt(terminal, reading, cutOff);
-      const runSoFar = await reading;
+      const killed = await interrupt(terminal, followed.reading, cutOff);
+      reusable = !killed;
+      const runSoFar = await followed.reading;
       output = runSoFar.output;
       end =
         first === 'timedOut'
@@ -186,9 +182,9 @@ async function run(
     };
   } finally {
     clearTimeout(timer);
-    other?.dispose();
+    followed.dispose();
     signal.removeEventListener('abort', onAbort);
-    ready.release(!killed);
+    ready.release(reusable);
   }
 }
 
@@ -221,5 +217,7 @@ function summaryOf(command: string, end: CommandEnd): string {
       return vscode.l10n.t('Ran {0}: timed out after {1} s', command, end.seconds);
     case 'stopped':
       return vscode.l10n.t('Ran {0}: stopped', command);
+    case 'unreported':
+      return vscode.l10n.t('Sent {0}: the shell did not report it', command);
   }
 }

@@ -39,6 +39,15 @@ describe('agent/commandResult: what run_command tells the model', () => {
     assert.match(COMMAND_DECLINED, /^The user declined to run this command/);
   });
 
+  it('says when the shell never reported the command, with nothing claimed about its output or exit code', () => {
+    const end = { kind: 'unreported', seconds: 15 } as const;
+    const text = commandResultText({ output: undefined, end });
+    assert.match(text, /^\[the shell did not report the command starting within 15 s: /);
+    assert.match(text, /It may have run, or may still be running, in the terminal left open for the user/);
+    assert.doesNotMatch(text, /exit code \d|no output|output not captured/);
+    assert.equal(commandFailed(end), true);
+  });
+
   it('a long output is cut at its start: the end and the exit code survive, with a marker (property)', () => {
     fc.assert(
       fc.property(
