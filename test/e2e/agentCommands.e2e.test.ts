@@ -115,6 +115,19 @@ describe('Agent commands (issue 27) in the real editor', function () {
     await failing.answer.getByRole('button', { name: /: exit code 3, failed$/ }).waitFor();
   });
 
+  it('the first command of a new terminal, fifteen times over: each one’s output and exit code arrive', async () => {
+    // Opening the panel as the first command was typed once resized the new terminal under it: bash redrew its
+    // prompt over the command and shell integration never reported its end (about one run in seven).
+    for (let i = 0; i < 15; i++) {
+      await runCommand(e2e().page, 'Terminal: Kill All Terminals');
+      const { answer, since } = await startRun('command-print');
+      await (await asked(answer)).getByRole('button', { name: 'Run', exact: true }).click();
+      // A lost end waits for the 120 s command timeout; a reported one takes well under a second.
+      await answerWith(answer, COMMAND_ANSWER_PREFIX, 20_000);
+      assert.deepEqual(toolResultsOnWire(since), ['42\n[exit code 0]'], `run ${i + 1}`);
+    }
+  });
+
   it('Skip: the request says the user declined; nothing runs', async () => {
     const { answer, since } = await startRun('command-print');
     await (await asked(answer)).getByRole('button', { name: 'Skip', exact: true }).click();

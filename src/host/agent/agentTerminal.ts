@@ -41,7 +41,12 @@ export class AgentTerminals implements vscode.Disposable {
     for (const other of this.idle) if (other !== terminal) other.dispose();
     this.idle.clear();
     const fresh = terminal === undefined;
-    terminal ??= vscode.window.createTerminal({ name: AGENT_TERMINAL_NAME, cwd, env: AGENT_ENV });
+    if (!terminal) {
+      terminal = vscode.window.createTerminal({ name: AGENT_TERMINAL_NAME, cwd, env: AGENT_ENV });
+      // Shown now, not when the command is sent: the panel opening resizes the terminal, bash redraws its prompt,
+      // and a command typed during that redraw ran with its end never reported (about one new terminal in seven).
+      terminal.show(true);
+    }
     this.busy.add(terminal);
     const shellIntegration = await shellIntegrationOf(terminal, this.shellIntegrationTimeoutMs, signal);
     if (shellIntegration && fresh) await settled(terminal, shellIntegration, signal);
