@@ -4,10 +4,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { COMMAND_ANSWER_PREFIX, COMMANDS } from '../gateway-emulator/agentRuns';
-import { runCommand } from '../harness/browser';
+import { runCommand, screenshot } from '../harness/browser';
 import { e2e } from '../harness/e2eFixture';
 import { chatRequestsOf } from '../support/emulatorRequests';
-import { articles, chooseMode, emulator, openNewChat, send, until } from './chatHelpers';
+import { articles, chooseMode, emulator, openChat, openNewChat, send, until } from './chatHelpers';
+import { toggleTheme } from './editorHelpers';
 
 type Body = { messages: Array<{ role: string; content: string | null; tool_call_id?: string }> };
 
@@ -182,6 +183,15 @@ describe('Agent commands (issue 27) in the real editor', function () {
         name: /^Sent node -e "console\.log\(6\*7\)": the shell did not report it, failed$/,
       })
       .waitFor();
+    // Pictures for review, light and dark (they assert nothing).
+    await screenshot(e2e().page, 'e2e-agent-command-unreported-light');
+    const frame = await openChat(e2e().page);
+    await toggleTheme(e2e().page, frame);
+    try {
+      await screenshot(e2e().page, 'e2e-agent-command-unreported-dark');
+    } finally {
+      await toggleTheme(e2e().page, frame);
+    }
     // The untracked terminal is not used again: the next command gets a terminal that reports it.
     const next = await startRun('command-print');
     await (await asked(next.answer)).getByRole('button', { name: 'Run', exact: true }).click();
