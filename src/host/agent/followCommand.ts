@@ -44,8 +44,10 @@ export function follow(
   const reported = new Promise<TerminalRun>((resolve) => (readOther = resolve));
   const started = vscode.window.onDidStartTerminalShellExecution((e) => {
     if (e.terminal !== terminal) return;
+    const first = startedAt === undefined;
     startedAt ??= Date.now();
-    if (e.execution === execution) return;
+    // Only the first report counts: a later one is another command, not this one's stand-in.
+    if (e.execution === execution || !first) return;
     log?.warn(
       `run_command: the shell reported ${JSON.stringify(e.execution.commandLine.value)} starting instead of the command sent; reading that`,
     );
