@@ -60,12 +60,17 @@ async function assertReviewShown(page: Page): Promise<void> {
 
 /** Presses Ctrl+W in the editor and answers Cancel to the dialog it brings up, which must say `question`. */
 async function closeAndCancel(page: Page, question: RegExp): Promise<void> {
+  await closeAndAnswer(page, question, 'Cancel');
+}
+
+/** Presses Ctrl+W in the editor and answers `button` to the dialog it brings up, which must say `question`. */
+async function closeAndAnswer(page: Page, question: RegExp, button: string): Promise<void> {
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+W');
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
   assert.match(await dialog.innerText(), question);
-  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
   await dialog.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
@@ -144,5 +149,42 @@ describe('Edit review and the file on disk (real editor)', function () {
     await codeLens(page, 'Reject All').click();
     await codeLens(page, 'Accept All').waitFor({ state: 'detached', timeout: 10_000 });
     await eventually(() => assert.equal(onDisk(), original), 10_000);
+  });
+
+  it('a file saved by hand under review: Ctrl+W, then Discard puts the file back as it was, trailing blanks and all', async () => {
+    const { page, folder } = e2e();
+    const trimCheck = (): string => join(folder, 'src', 'trim-check.txt');
+    const suiteSettings = readFileSync(settingsFile, 'utf8');
+    // Trailing blanks in the lines under review, which a save that trims them would lose.
+    const withBlanks = original.replace('  return a + b;', '  return a + b;  ');
+    writeFileSync(samplePath(), withBlanks);
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ ...JSON.parse(suiteSettings), 'files.trimTrailingWhitespace': true }),
+    );
+    try {
+      await generateOverAdd(page);
+      await page.keyboard.press('Control+S');
+      await eventually(() => assert.ok(onDisk().includes(ADD_CHECKED_TS), onDisk()), 10_000);
+      await closeAndAnswer(page, /Keep the changes still under review in src\/sample\.ts\?/, 'Discard');
+      await eventually(() => assert.equal(onDisk(), withBlanks), 10_000);
+      await page
+        .locator('.tab')
+        .filter({ hasText: 'sample.ts' })
+        .waitFor({ state: 'detached', timeout: 10_000 });
+      assert.equal(await codeLens(page, 'Accept All').count(), 0, 'the review has ended');
+      // Trimming was in force: a file the user saves by hand is trimmed.
+      writeFileSync(trimCheck(), 'kept  \n');
+      await openFile(page, 'trim-check.txt');
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('typed');
+      await page.keyboard.press('Control+S');
+      await eventually(() => assert.equal(readFileSync(trimCheck(), 'utf8'), 'kept\ntyped'), 10_000);
+    } finally {
+      writeFileSync(settingsFile, suiteSettings);
+      writeFileSync(samplePath(), original);
+      await runCommand(page, 'View: Close All Editors');
+      rmSync(trimCheck(), { force: true });
+    }
   });
 });

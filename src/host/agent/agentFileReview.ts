@@ -6,6 +6,7 @@ import { decisionOfHunks, type FileDecision } from '../../agent/changedFiles';
 import { lineStats } from '../../agent/editText';
 import type { ReviewModel } from '../../review/model';
 import type { EditReviewHost } from '../editor/editReviewHost';
+import { saveAsIs } from '../editor/saveAsIs';
 import { documentAsOnDisk } from './documentAsOnDisk';
 
 /** A file decided hunk by hunk: how, and its lines now against the checkpoint. */
@@ -50,8 +51,9 @@ export async function openAgentFileReview(review: EditReviewHost, file: AgentFil
 
 /**
  * Puts rejected hunks on disk at once: VS Code saves the document the rejection just edited (the editor and the disk
- * stay one, with the file's own line endings and encoding). A document that had unsaved changes keeps them in its
- * buffer only: saving would write the user's unsaved text. A created file with every hunk put back is deleted.
+ * stay one, with the file's own line endings and encoding), without format on save and the other save participants,
+ * which would rewrite lines the user kept. A document that had unsaved changes keeps them in its buffer only: saving
+ * would write the user's unsaved text. A created file with every hunk put back is deleted.
  */
 async function writeBack(
   document: vscode.TextDocument,
@@ -60,7 +62,13 @@ async function writeBack(
   wasClean: boolean,
 ): Promise<void> {
   if (!wasClean) return;
-  await document.save();
+  if (!(await saveAsIs(document)))
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        '{0} could not be saved: the lines put back are in the editor only. Save the file to put them on disk.',
+        vscode.workspace.asRelativePath(document.uri),
+      ),
+    );
   if (file.created && decisionOfHunks(model.hunks) === 'undone') {
     await Promise.resolve(vscode.workspace.fs.delete(file.uri, { useTrash: false })).catch(() => undefined);
   }

@@ -6,6 +6,7 @@ import { AutoSaveGuard } from './autoSaveGuard';
 import { EditReview, type ReviewSnapshot } from './editReview';
 import type { InlineEdit } from './inlineEdit';
 import { ReviewSession } from './reviewSession';
+import { saveClosedAsIs } from './saveAsIs';
 
 type Active =
   | { kind: 'streaming'; edit: InlineEdit; abort: AbortController; diff: StreamingDiff }
@@ -295,7 +296,9 @@ export class ReviewController implements vscode.Disposable {
         );
         this.finish();
       } else if (answer === discard) {
-        if (await current.reject(current.model.pending.map((h) => h.id))) await current.document.save();
+        // The file as it was before the review, as is: format on save would rewrite the lines put back.
+        if (await current.reject(current.model.pending.map((h) => h.id)))
+          await saveClosedAsIs(current.document);
         this.finish();
       } else {
         await vscode.window.showTextDocument(current.document, {
