@@ -1,7 +1,7 @@
 // The `#` picker's file index in the real extension host: it lists the workspace as findFiles does (tools' folders
 // left out), with VS Code's ripgrep streamed or, without it, with findFiles; ranks in its worker thread exactly as
-// the same list ranks in this thread, follows the file watcher, keeps what the watcher reported while a listing was
-// under way, and stops (ripgrep included) when disposed mid-listing.
+// the same list ranks in this thread, follows the file watcher (files.exclude applied to what it adds), keeps what
+// the watcher reported while a listing was under way, and stops (ripgrep included) when disposed mid-listing.
 import * as assert from 'node:assert/strict';
 import {
   chmodSync,
@@ -17,9 +17,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RankedPaths } from '../../src/chat/context/rankedPaths';
 import { FileIndex } from '../../src/host/context/fileIndex';
+import { LazyFileIndex } from '../../src/host/context/lazyFileIndex';
 import { listWorkspace } from '../../src/host/context/workspaceListing';
 import { findRipgrep, ripgrepCandidates } from '../../src/host/search/ripgrep';
-import { until, waitFor } from '../support/poll';
+import { settle, until, waitFor } from '../support/poll';
 import { workspaceRoot } from './helpers';
 import { alive } from '../support/processAlive';
 
@@ -39,7 +40,7 @@ async function write(path: string): Promise<void> {
 }
 
 /** The relative paths of `search`'s answer. */
-async function found(index: FileIndex, query: string, limit = 50): Promise<string[]> {
+async function found(index: Pick<FileIndex, 'search'>, query: string, limit = 50): Promise<string[]> {
   return (await index.search(query, limit)).map((f) => f.path);
 }
 
@@ -291,6 +292,40 @@ describe('File index (real extension host)', function () {
     } finally {
       index.dispose();
       await vscode.workspace.fs.delete(uriOf(`${FIXTURE}/src/cart/cartMapper.ts`), { useTrash: false });
+    }
+  });
+
+  it('leaves out a created file that files.exclude hides, as its listing does', async () => {
+    // As the extension makes it, with its run-time loaded on first use.
+    const index = new LazyFileIndex();
+    // `**/*.tmp` is excluded for the whole suite (before); the file beside it is not. Both are written at the
+    // workspace's root, watched from the start: VS Code's watcher can miss every event of a folder made and filled
+    // at once, as the fixture's folders are (the index then catches up only when it lists again).
+    const hidden = 'draftNotes.tmp';
+    const shown = 'draftNotesShown.ts';
+    try {
+      await index.load();
+      await write(hidden);
+      await write(shown);
+      await waitFor(
+        async () => ((await found(index, 'draftNotesShown')).includes(shown) ? true : undefined),
+        'the file beside it',
+        60_000,
+      );
+      const seen = await settle(
+        () => found(index, 'draftNotes'),
+        (paths) => paths.includes(hidden),
+        2_000,
+      );
+      assert.ok(!seen.includes(hidden), `files.exclude hides it: ${JSON.stringify(seen)}`);
+      assert.ok(!(await findFilesListing()).includes(hidden), 'as findFiles leaves it out');
+    } finally {
+      index.dispose();
+      for (const path of [hidden, shown])
+        await vscode.workspace.fs.delete(uriOf(path), { useTrash: false }).then(
+          () => undefined,
+          () => undefined,
+        );
     }
   });
 

@@ -60,12 +60,14 @@ export class FileIndex implements vscode.Disposable {
 
   /**
    * `ripgrep`: where ripgrep is instead of VS Code's own (tests inject a missing path to force findFiles);
-   * `relistAfterMs`: how old a listing is before a search makes it again.
+   * `relistAfterMs`: how old a listing is before a search makes it again; `hidden`: whether files.exclude hides a
+   * created file, which a listing leaves out (given by the extension's bundle, which has the glob matcher).
    */
   constructor(
     private readonly log?: Pick<vscode.LogOutputChannel, 'warn' | 'info'>,
     private readonly ripgrep: RipgrepEnv = {},
     private readonly relistAfterMs = RELIST_AFTER_MS,
+    private readonly hidden: (file: vscode.Uri) => boolean = () => false,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     this.disposables.push(
@@ -244,7 +246,8 @@ export class FileIndex implements vscode.Disposable {
 
   /**
    * A created entry is a file or a folder, and a folder that appears with its contents (moved in, unpacked,
-   * checked out) arrives as one event: its files are listed. Dropped when a delete came meanwhile.
+   * checked out) arrives as one event: its files are listed (findFiles applies files.exclude). A file that
+   * files.exclude hides is left out, as a listing leaves it out. Dropped when a delete came meanwhile.
    */
   private async placeCreated(uri: vscode.Uri, path: string, event: number): Promise<void> {
     let type: vscode.FileType;
@@ -267,7 +270,7 @@ export class FileIndex implements vscode.Disposable {
         const inner = relative(file, folders);
         return inner !== undefined && this.place(inner, file) ? [inner] : [];
       });
-    } else if (this.place(path, uri)) added = [path];
+    } else if (!this.hidden(uri) && this.place(path, uri)) added = [path];
     this.creating.delete(path);
     this.ranker?.add(added);
   }

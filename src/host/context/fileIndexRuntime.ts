@@ -3,7 +3,13 @@
 import type * as vscode from 'vscode';
 import { FileIndex } from './fileIndex';
 
-/** A new index of the workspace's files (it lists on its first `load` or `search`). */
-export function createFileIndex(log?: Pick<vscode.LogOutputChannel, 'warn' | 'info'>): FileIndex {
-  return new FileIndex(log);
+/**
+ * A new index of the workspace's files (it lists on its first `load` or `search`); `hidden`: whether files.exclude
+ * hides a file the watcher reports.
+ */
+export function createFileIndex(
+  log: Pick<vscode.LogOutputChannel, 'warn' | 'info'> | undefined,
+  hidden: (file: vscode.Uri) => boolean,
+): FileIndex {
+  return new FileIndex(log, {}, undefined, hidden);
 }

@@ -1,7 +1,9 @@
 // The `#` picker's workspace files, with the index's run-time (src/host/context/fileIndexRuntime.ts: listing,
 // watcher and ranking) loaded on first use: the shipped extension builds it into dist/fileIndex.js (esbuild.mjs),
 // so a window that never searches files does not parse it, and its watcher starts with the first search.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { hiddenByFilesExclude } from '../../chat/context/filesExclude';
+import { filesExcludeGlobs } from '../agent/ignores';
 import type { FileIndex } from './fileIndex';
 
 /** What the picker asks of the workspace's files (FileIndex's API). */
@@ -43,7 +45,18 @@ export class LazyFileIndex implements WorkspaceFiles {
 
   private loaded(): FileIndex | undefined {
     if (this.disposed) return undefined;
-    this.index ??= fileIndexRuntime().createFileIndex(this.log);
+    this.index ??= fileIndexRuntime().createFileIndex(this.log, hiddenInItsFolder);
     return this.index;
   }
+}
+
+/**
+ * True when files.exclude, as set for the file's workspace folder, hides it. Checked here, in the extension's
+ * bundle, which has the glob matcher already: the index's own bundle stays without it.
+ */
+function hiddenInItsFolder(file: vscode.Uri): boolean {
+  const folder = vscode.workspace.getWorkspaceFolder(file);
+  if (!folder) return false;
+  const inFolder = file.path.slice(folder.uri.path.replace(/\/?$/, '/').length);
+  return hiddenByFilesExclude(inFolder, filesExcludeGlobs(folder));
 }
