@@ -2,9 +2,9 @@
 // watcher and ranking) loaded on first use: the shipped extension builds it into dist/fileIndex.js (esbuild.mjs),
 // so a window that never searches files does not parse it, and its watcher starts with the first search.
 import * as vscode from 'vscode';
-import { hiddenByFilesExclude } from '../../chat/context/filesExclude';
 import { filesExcludeGlobs } from '../agent/ignores';
 import type { FileIndex } from './fileIndex';
+import { hiddenByFilesExclude } from './filesExclude';
 
 /** What the picker asks of the workspace's files (FileIndex's API). */
 export type WorkspaceFiles = Pick<FileIndex, 'ready' | 'load' | 'search' | 'uriOf' | 'dispose'>;
@@ -57,6 +57,5 @@ export class LazyFileIndex implements WorkspaceFiles {
 function hiddenInItsFolder(file: vscode.Uri): boolean {
   const folder = vscode.workspace.getWorkspaceFolder(file);
   if (!folder) return false;
-  const inFolder = file.path.slice(folder.uri.path.replace(/\/?$/, '/').length);
-  return hiddenByFilesExclude(inFolder, filesExcludeGlobs(folder));
+  return hiddenByFilesExclude(vscode.workspace.asRelativePath(file, false), filesExcludeGlobs(folder));
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { hiddenByFilesExclude } from '../../../../src/chat/context/filesExclude';
+import { hiddenByFilesExclude } from '../../../../src/host/context/filesExclude';
 
-describe('chat/context/filesExclude', () => {
+describe('host/context/filesExclude', () => {
   const DEFAULTS = ['**/.git', '**/.svn', '**/.hg', '**/CVS', '**/.DS_Store', '**/Thumbs.db'];
 
   it('hides what a glob matches at its depth: `**` at any depth, a plain glob from the folder only', () => {
